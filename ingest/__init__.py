@@ -1,0 +1,81 @@
+"""Document bytes in, records out: one module per format plus detection.
+
+The format modules are imported lazily so that commands which only read the store (``rule``,
+``search``) never pay for BeautifulSoup.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from regelwerk.ingest.decode import decode, looks_binary
+from regelwerk.ingest.detect import Format, detect
+from regelwerk.ingest.errors import IngestError, UnknownFormat
+from regelwerk.ingest.records import ParsedDocument
+
+__all__ = ["Format", "ParsedDocument", "expand_paths", "parse_bytes", "parse_path"]
+
+_MODULES: dict[Format, str] = {
+    Format.CR_TEXT: "regelwerk.ingest.cr_text",
+    Format.CR_HTML: "regelwerk.ingest.cr_html",
+    Format.BILINGUAL_DUMP: "regelwerk.ingest.bilingual",
+    Format.GLOSSARY_DE: "regelwerk.ingest.glossary_de",
+    Format.EXCERPT: "regelwerk.ingest.excerpt",
+}
+
+#: File endings a directory ingest picks up; anything else in a folder is skipped, not an error.
+DOCUMENT_SUFFIXES = frozenset({".txt", ".htm", ".html"})
+
+
+def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> ParsedDocument:
+    """Parse one document. Raises IngestError if it is empty, binary or unrecognised."""
+    if not data.strip():
+        raise IngestError(source, "the file is empty")
+    if looks_binary(data):
+        raise IngestError(source, "the file is binary, not a text or HTML document")
+    if fmt is None:
+        text = decode(data, source).text
+        found = detect(data, text)
+        if found is None:
+            raise UnknownFormat(
+                source,
+                "not a rules document regelwerk recognises (expected a Comprehensive Rules "
+                ".txt or .htm, a bilingual rule dump, a German keyword glossary page or a "
+                "CR excerpt); use --format to force one",
+            )
+        fmt = found[0]
+    try:
+        fmt = Format(fmt)
+    except ValueError:
+        choices = ", ".join(f.value for f in Format)
+        raise IngestError(source, f"unknown format {fmt!r}; expected one of {choices}") from None
+    module = importlib.import_module(_MODULES[fmt])
+    result: ParsedDocument = module.parse(data, source)
+    return result
+
+
+def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocument:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise IngestError(str(p), "is a directory; pass it as a directory ingest") from None
+    except OSError as exc:
+        raise IngestError(str(p), f"cannot be read ({exc.strerror or exc})") from None
+    return parse_bytes(data, str(p), fmt)
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given, directories expanded (sorted) to the document files inside them."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            out.extend(
+                sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in DOCUMENT_SUFFIXES)
+            )
+        else:
+            out.append(p)
+    return out

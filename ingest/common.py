@@ -1,0 +1,45 @@
+"""Small helpers the format modules share: ids, hashing, quote clean-up, line bookkeeping."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from pathlib import PurePath
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def slug(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return _SLUG.sub("-", ascii_text.lower()).strip("-") or "document"
+
+
+def document_id(kind: str, version: str | None, source: str, language: str = "en") -> str:
+    """Stable id: a CR release is identified by its date, anything else by its file name.
+
+    Re-ingesting the same release (even from another path) replaces it; a different release is
+    a separate document.
+    """
+    if version and kind in ("cr-text", "cr-html"):
+        suffix = "" if kind == "cr-text" else "-html"
+        return f"cr-{language}-{version}{suffix}"
+    return slug(PurePath(source).stem)
+
+
+#: The seeds write quotes as ´´Name´´ (two acute accents) and sometimes ``Name''.
+_ODD_QUOTES = re.compile(r"´´|``|''|´")
+
+
+def normalize_quotes(text: str) -> str:
+    """Turn the seeds' ´´odd quotes´´ into plain double quotes."""
+    return _ODD_QUOTES.sub('"', text)
+
+
+def strip_italics(text: str) -> str:
+    """CR .txt files mark italics as _word_; keep the words, drop the markers."""
+    return re.sub(r"(?<![\w])_([^_\n]+?)_(?![\w])", r"\1", text)

@@ -1,0 +1,52 @@
+"""Name a document's format from its bytes, and say why.
+
+Detection looks at content, not file names, so a renamed file still ingests; ``--format``
+overrides it. Each rule returns a reason string that error messages and ``--verbose`` quote.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+
+
+class Format(enum.StrEnum):
+    CR_TEXT = "cr-text"
+    CR_HTML = "cr-html"
+    BILINGUAL_DUMP = "bilingual-dump"
+    GLOSSARY_DE = "glossary-de"
+    EXCERPT = "excerpt"
+
+
+_HTML = re.compile(rb"<\s*(?:!doctype\s+html|html|body|p\s|p>|div|meta)", re.IGNORECASE)
+_CR_HEADER = re.compile(r"Magic: The Gathering(?:®|\(R\)|\xae)?\s+Comprehensive Rules")
+_EFFECTIVE = re.compile(r"These rules are effective as of", re.IGNORECASE)
+_DE_RULE = re.compile(r"^\d{3}\.\d+[a-z]? \S", re.MULTILINE)
+_EN_RULE = re.compile(r"^\d{3}\.\d+[a-z]?\. \S", re.MULTILINE)
+_GERMAN_MARKERS = ("Kartenbeispiel", "Manakosten:", "Beispiel:")
+
+
+def detect(data: bytes, text: str | None = None) -> tuple[Format, str] | None:
+    """Return the format and a human reason, or None if nothing recognises the document."""
+    head = data[:4096]
+    if _HTML.search(head):
+        return Format.CR_HTML, "it starts like an HTML document"
+    if text is None:
+        text = data.decode("utf-8", errors="replace")
+    sample = text[:20000]
+    if _CR_HEADER.search(sample) and _EFFECTIVE.search(sample):
+        return Format.CR_TEXT, "it has the Comprehensive Rules header and effective date"
+    de_rules = len(_DE_RULE.findall(text))
+    en_rules = len(_EN_RULE.findall(text))
+    if de_rules >= 3 and en_rules >= 3:
+        return Format.BILINGUAL_DUMP, (
+            f"it has {de_rules} rules numbered without a trailing period (German) and "
+            f"{en_rules} with one (English)"
+        )
+    if any(marker in text for marker in _GERMAN_MARKERS[:2]):
+        return Format.GLOSSARY_DE, "it has German example-card blocks (Kartenbeispiel/Manakosten)"
+    if "Comprehensive Rules" in sample and re.search(r"\bis an? (?:static|triggered|activated)", text):
+        return Format.EXCERPT, "it is rules prose with keyword headings but no rule numbers"
+    if en_rules >= 20:
+        return Format.CR_TEXT, f"it has {en_rules} numbered rules"
+    return None
