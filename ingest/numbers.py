@@ -127,7 +127,7 @@ def letters(count: int) -> tuple[str, ...]:
 #: A dotted number counts anywhere; a bare three-digit section only after "rule"/"Regel"
 #: (so "100 cards" is not a reference). A range "510.1c-d" yields both ends.
 _DOTTED = re.compile(r"(?<![\d.])([1-9]\d{2}\.\d+[a-z]?)(?![\d])(?:\s*[-\u2013]\s*([a-z])\b)?")
-_BARE = re.compile(r"\b(?:rules?|section|regeln?|abschnitt)\s+([1-9]\d{2})(?![\d.])", re.IGNORECASE)
+_BARE = re.compile(r"\b(?:rules?|section|regeln?|abschnitt)\s+([1-9]\d{2})(?!\d)(?!\.\d)", re.IGNORECASE)
 
 
 def find_references(text: str) -> tuple[str, ...]:
