@@ -1,0 +1,115 @@
+"""The `regelwerk` command. Commands are thin: parse arguments, call the library, format.
+
+Heavy imports (bs4 for ingesting, whoosh for searching) happen inside the commands that need
+them, so ``regelwerk rule`` starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from regelwerk.cli.output import JSON_OPTION, emit, fail
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+app = typer.Typer(
+    name="regelwerk",
+    help="Bilingual (German/English) Magic: The Gathering rules reference.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _library() -> Any:
+    from regelwerk.index.library import Library
+
+    return Library()
+
+
+@app.command()
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="Rule documents or directories of them."),
+    fmt: str | None = typer.Option(
+        None, "--format", help="Force a format: cr-text, cr-html, bilingual-dump, glossary-de, excerpt."
+    ),
+    json_mode: bool = JSON_OPTION,
+) -> None:
+    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps)."""
+    from regelwerk.cli.ingest_view import run_ingest
+
+    run_ingest(_library(), paths, fmt, json_mode)
+
+
+@app.command()
+def docs(json_mode: bool = JSON_OPTION) -> None:
+    """List the ingested documents with their version and record counts."""
+    rows = _library().documents()
+
+    def render(con: Console) -> None:
+        from regelwerk.cli.tables import documents_table
+
+        con.print(documents_table(rows))
+
+    emit({"documents": rows}, json_mode, render)
+
+
+def _mount_optional() -> None:
+    """Mount command groups whose modules exist (each is owned by its own feature)."""
+    try:
+        from regelwerk.cli import example
+    except ImportError:  # pragma: no cover - during development only
+        return
+    app.add_typer(example.app, name="example", help="List and run the rules' worked examples.")
+
+
+_mount_optional()
+
+
+def main() -> None:
+    """Console-script entry: one error envelope for usage errors and library errors alike."""
+    import click
+
+    from regelwerk.ingest.errors import RegelwerkError
+
+    json_mode = "--json" in sys.argv[1:]
+    try:
+        rc = app(standalone_mode=False)
+        # click returns the exit code of a typer.Exit instead of raising it in this mode
+        sys.exit(rc if isinstance(rc, int) else 0)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        sys.stderr.write("error: aborted\n")
+        sys.exit(130)
+    except click.UsageError as exc:
+        where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
+        try:
+            fail(f"{where}{exc.format_message()}", json_mode, code=2)
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
+    except RegelwerkError as exc:
+        try:
+            fail(str(exc), json_mode)
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
+    except Exception as exc:
+        if os.environ.get("REGELWERK_DEBUG"):
+            raise
+        try:
+            fail(
+                f"internal error ({type(exc).__name__}: {exc}); rerun with REGELWERK_DEBUG=1 "
+                "for a traceback",
+                json_mode,
+            )
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
