@@ -1,0 +1,20 @@
+"""Shared fixtures: every test gets its own REGELWERK_HOME so no test sees another's store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CORPUS = SHARED / "corpus"
+NEEDS_SHARED = pytest.mark.skipif(
+    not CORPUS.exists(), reason="../shared/corpus (the real CR files) is not available here"
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("regelwerk-home")
+    monkeypatch.setenv("REGELWERK_HOME", str(home))
+    return home

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regelwerk.index.store import Store
+from regelwerk.ingest.records import Document, ParsedDocument, Section
+
+
+def _doc(doc_id: str, sha: str, text: str = "Banding is a static ability.") -> ParsedDocument:
+    doc = Document(doc_id, "t", "en", "cr-text", "2026-04-17", "x.txt", sha)
+    sec = Section(doc_id, "702.22a", "702.22", "", text, "en", 0, "subrule", lines=(1,))
+    return ParsedDocument(doc, sections=(sec,))
+
+
+def test_round_trip_and_reopen(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    again = Store(tmp_path)
+    assert again.ids() == ["a"]
+    parsed = again.get("a")
+    assert parsed.sections[0].number == "702.22a"
+    assert parsed.sections[0].lines == (1,)
+    assert parsed == _doc("a", "1")
+
+
+def test_fingerprint_changes_only_with_documents(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    f1 = store.fingerprint()
+    store.put(_doc("a", "1"))
+    assert store.fingerprint() == f1
+    store.put(_doc("a", "2"))
+    assert store.fingerprint() != f1
+
+
+def test_derived_builds_once_and_swaps_atomically(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    calls: list[Path] = []
+
+    def build(tmp: Path) -> None:
+        calls.append(tmp)
+        (tmp / "data").write_text("v1")
+
+    first = store.derived("thing", build)
+    second = store.derived("thing", build)
+    assert first == second and len(calls) == 1
+    assert (first / "data").read_text() == "v1"
+
+    store.put(_doc("b", "9"))
+
+    def broken(tmp: Path) -> None:
+        (tmp / "data").write_text("half")
+        raise RuntimeError("crash mid-build")
+
+    with pytest.raises(RuntimeError):
+        store.derived("thing", broken)
+    # the failed build left no directory behind under the new fingerprint, and the old one is intact
+    assert not (tmp_path / "derived" / store.fingerprint() / "thing").exists()
+    assert (first / "data").read_text() == "v1"
+    new = store.derived("thing", build)
+    assert new != first and (new / "data").read_text() == "v1"
+    assert not first.exists()  # the previous generation is pruned after a successful build
+
+
+def test_remove(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    store.remove("a")
+    assert Store(tmp_path).ids() == []
