@@ -1,0 +1,68 @@
+"""Official Comprehensive Rules .txt releases (any year) to records.
+
+Wizards has shipped ASCII, cp1252 and UTF-8-with-BOM files with CRLF, bare CR or (after
+re-uploads) LF line endings; ``decode`` copes with all of them and we keep what it found on the
+Document. Line numbers in every record are 1-based lines of the newline-normalised text, so
+``tests/helpers.assert_lines_covered`` can prove that no line was dropped.
+"""
+
+from __future__ import annotations
+
+from regelwerk.ingest.common import document_id, sha256
+from regelwerk.ingest.cr_structure import Line, effective_date, parse_structure
+from regelwerk.ingest.decode import decode
+from regelwerk.ingest.records import Document, IngestIssue, ParsedDocument
+
+KIND = "cr-text"
+#: Strings every release contains; if a fallback decoding lost them, the guess was wrong.
+_KNOWN = ("Comprehensive Rules",)
+_REPLACEMENT = "\ufffd"
+
+
+def _confirm(text: str, encoding: str, source: str) -> list[IngestIssue]:
+    """Check the decoding against strings every CR release contains."""
+    issues: list[IngestIssue] = []
+    missing = [s for s in _KNOWN if s not in text[:5000]]
+    if missing:
+        issues.append(
+            IngestIssue(
+                source,
+                None,
+                f"decoded as {encoding} but the text lacks {missing[0]!r}; "
+                "this may not be a Comprehensive Rules file or the encoding guess is wrong",
+            )
+        )
+    bad = text.count(_REPLACEMENT)
+    if bad:
+        issues.append(IngestIssue(source, None, f"{bad} byte sequence(s) were not valid {encoding}"))
+    return issues
+
+
+def parse(data: bytes, source: str) -> ParsedDocument:
+    """Parse one CR .txt release; raises IngestError only if the bytes are empty or binary."""
+    decoded = decode(data, source)
+    text = decoded.text
+    dated = effective_date(text)
+    version = dated[0] if dated else None
+    doc = Document(
+        id=document_id(KIND, version, source),
+        title=f"Magic: The Gathering Comprehensive Rules ({version or 'undated'})",
+        language="en",
+        kind=KIND,
+        version=version,
+        source=source,
+        sha256=sha256(data),
+        encoding=decoded.encoding,
+        newline=decoded.newline,
+    )
+    lines: list[Line] = list(enumerate(text.split("\n"), start=1))
+    structure = parse_structure(lines, doc.id, source)
+    issues = _confirm(text, decoded.encoding, source)
+    if dated is None:
+        issues.append(IngestIssue(source, None, "no 'These rules are effective as of <date>.' line found"))
+    return ParsedDocument(
+        document=doc,
+        sections=structure.sections,
+        glossary=structure.glossary,
+        issues=(*issues, *structure.issues),
+    )

@@ -1,0 +1,41 @@
+"""Assertions several ingestor test modules share."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from regelwerk.ingest.records import ParsedDocument
+
+
+def claimed_lines(parsed: ParsedDocument) -> Counter[int]:
+    """How often each source line is claimed by a section, glossary entry, card or issue."""
+    counts: Counter[int] = Counter()
+    for group in (parsed.sections, parsed.glossary, parsed.cards, parsed.issues):
+        for record in group:
+            counts.update(record.lines)
+    return counts
+
+
+def assert_lines_covered(parsed: ParsedDocument, text: str) -> None:
+    """Every non-blank line of ``text`` (newline-normalised) is in exactly one record or issue.
+
+    Line numbers are 1-based, as the records keep them. Reports the first few offenders with
+    their text so a failure says which lines went missing or were taken twice.
+    """
+    lines = text.split("\n")
+    expected = {i for i, line in enumerate(lines, start=1) if line.strip()}
+    counts = claimed_lines(parsed)
+    claimed = set(counts)
+
+    def show(numbers: set[int]) -> str:
+        return "; ".join(
+            f"{n}: {lines[n - 1][:60]!r}" if 0 < n <= len(lines) else f"{n}: <no such line>"
+            for n in sorted(numbers)[:5]
+        )
+
+    missing = expected - claimed
+    extra = claimed - expected
+    twice = {n for n, c in counts.items() if c > 1}
+    assert not missing, f"{len(missing)} non-blank line(s) in no record or issue: {show(missing)}"
+    assert not extra, f"{len(extra)} blank or non-existent line(s) claimed: {show(extra)}"
+    assert not twice, f"{len(twice)} line(s) claimed more than once: {show(twice)}"
