@@ -44,7 +44,8 @@ _KEYWORD_SECTIONS = frozenset({701, 702})
 #: this concept "active player, nonactive player (APNAP) order" (rule 101.4).
 _SINGLE_TERMS = frozenset({"Active Player, Nonactive Player Order"})
 _OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$")
-_TERM_PART = re.compile(r"“([^”]*)”|\"([^\"]*)\"|([^,“\"]+)")
+_QUOTED = re.compile(r"“([^”]*)”|\"([^\"]*)\"")
+_ALL_QUOTED = re.compile(r"(?:\s*(?:“[^”]*”|\"[^\"]*\"))+\s*")
 _FRONT_HEADINGS = frozenset({"Introduction", "Contents"})
 
 
@@ -82,16 +83,43 @@ def effective_date(text: str) -> tuple[str, str] | None:
 
 
 def split_terms(head: str) -> tuple[str, ...]:
-    """Split a glossary head listing alternatives ("Banding, “Bands with Other”")."""
+    """Split a glossary head listing alternatives ("Banding, “Bands with Other”").
+
+    Only commas outside quotes separate alternatives ('Intervening “If” Clause' is one term),
+    and a part made only of quoted names is a list of names ('“Partner—[text],” “Partner with
+    [name]”').
+    """
     if head in _SINGLE_TERMS:
         return (head,)
     terms: list[str] = []
-    for m in _TERM_PART.finditer(head):
-        quoted = m.group(1) if m.group(1) is not None else m.group(2)
-        part = quoted.strip().rstrip(",").strip() if quoted is not None else m.group(3).strip()
-        if part:
+    for part in _top_level_parts(head):
+        if _ALL_QUOTED.fullmatch(part):
+            names = (q.group(1) or q.group(2) or "" for q in _QUOTED.finditer(part))
+            terms.extend(n.strip().rstrip(",").strip() for n in names)
+        elif part:
             terms.append(part)
-    return tuple(terms) or (head,)
+    return tuple(t for t in terms if t) or (head,)
+
+
+def _top_level_parts(head: str) -> list[str]:
+    parts: list[str] = []
+    current: list[str] = []
+    curly = 0
+    straight = False
+    for ch in head:
+        if ch == "“":
+            curly += 1
+        elif ch == "”":
+            curly = max(0, curly - 1)
+        elif ch == '"':
+            straight = not straight
+        elif ch == "," and not curly and not straight:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current).strip())
+    return parts
 
 
 def _clean(text: str) -> str:
@@ -137,7 +165,7 @@ class _Builder:
                 examples=tuple(draft.examples),
                 references=refs,
                 keyword=keyword,
-                lines=tuple(draft.lines),
+                lines=tuple(dict.fromkeys(draft.lines)),  # HTML: one line, many segments
             )
         )
 
@@ -298,7 +326,7 @@ def _parse_glossary(b: _Builder, lines: Sequence[Line]) -> None:
                 position=len(b.glossary),
                 obsolete=obsolete,
                 references=find_references(text),
-                lines=tuple(n for n, _ in block),
+                lines=tuple(dict.fromkeys(n for n, _ in block)),
             )
         )
 

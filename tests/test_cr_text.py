@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers import assert_lines_covered
+
 from regelwerk.ingest import cr_text
 from regelwerk.ingest.cr_structure import split_terms
 from regelwerk.ingest.decode import decode
@@ -298,6 +299,8 @@ def test_missing_parent_is_reported() -> None:
         ("Control, Controller", ("Control", "Controller")),
         ("Active Player, Nonactive Player Order", ("Active Player, Nonactive Player Order",)),
         ("Flying", ("Flying",)),
+        ("Intervening “If” Clause", ("Intervening “If” Clause",)),
+        ('Intervening "If" Clause', ('Intervening "If" Clause',)),
     ],
 )
 def test_split_terms(head: str, terms: tuple[str, ...]) -> None:
