@@ -19,7 +19,8 @@ class Format(enum.StrEnum):
 
 
 _HTML = re.compile(rb"<\s*(?:!doctype\s+html|html|body|p\s|p>|div|meta)", re.IGNORECASE)
-_CR_HEADER = re.compile(r"Magic: The Gathering(?:®|\(R\)|\xae)?\s+Comprehensive Rules")
+#: 2011-era files mark italics with underscores: "_Magic: The Gathering_ Comprehensive Rules".
+_CR_HEADER = re.compile(r"Magic: The Gathering_?(?:®|\(R\)|\xae)?\s+Comprehensive Rules")
 _EFFECTIVE = re.compile(r"These rules are effective as of", re.IGNORECASE)
 _DE_RULE = re.compile(r"^\d{3}\.\d+[a-z]? \S", re.MULTILINE)
 _EN_RULE = re.compile(r"^\d{3}\.\d+[a-z]?\. \S", re.MULTILINE)

@@ -31,7 +31,7 @@ def paras() -> list[tuple[int, str, str]]:
 
     soup = bs4.BeautifulSoup(HTM.read_bytes().decode("mac_roman"), "html.parser")
     return [
-        (p.sourceline, (p.get("class") or ["-"])[0], " ".join(p.get_text().split()))
+        (p.sourceline or 0, (p.get("class") or ["-"])[0], " ".join(p.get_text().split()))
         for p in soup.find_all("p")
     ]
 
