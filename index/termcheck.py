@@ -51,6 +51,7 @@ class CardText:
     text_en: str
     text_de: str
     keywords: tuple[str, ...] = ()
+    type_de: str = ""
 
 
 @dataclass
@@ -84,6 +85,7 @@ def load_cards(folder: str | Path = CARDS_DIR) -> list[CardText]:
                         text_en=card.get("text", ""),
                         text_de=foreign["text"],
                         keywords=tuple(card.get("keywords", ())),
+                        type_de=foreign.get("type") or "",
                     )
                 )
     return out
@@ -122,10 +124,29 @@ def evidence(en: str, cards: Iterable[CardText]) -> Evidence:
     return ev
 
 
+def german_forms(name: str) -> tuple[str, ...]:
+    """A name and, for a one-word verb ("zerstören"), its stem as cards print it ("Zerstöre").
+
+    Cards give keyword actions as imperatives or finite forms, never as the infinitive the
+    table lists, so "opfern" is confirmed by "Opfere" and "kämpfen" by "kämpft".
+    """
+    forms = [name]
+    if " " not in name and name[:1].islower():
+        if name.endswith(("ern", "eln")):
+            forms.append(name[:-1])
+        elif name.endswith("en") and len(name) >= 7:
+            forms.append(name[:-2])
+    return tuple(forms)
+
+
 def occurs_in_german(german: str, cards: Iterable[CardText]) -> bool:
-    """True if any German card text or name contains ``german`` (umlaut-insensitive)."""
-    key = fold(german)
-    return any(key in fold(c.text_de) or key in fold(c.name_de) for c in cards)
+    """True if any German card text, name or type line prints ``german`` (umlaut-insensitive)."""
+    keys = [fold(f) for f in german_forms(german)]
+    return any(
+        key in fold(c.text_de) or key in fold(c.name_de) or key in fold(c.type_de)
+        for c in cards
+        for key in keys
+    )
 
 
 def report(rows: Sequence[TermRow], cards: Sequence[CardText], show_all: bool = False) -> str:
