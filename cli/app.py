@@ -73,43 +73,39 @@ def _mount_optional() -> None:
 _mount_optional()
 
 
+def _is(exc: BaseException, name: str) -> bool:
+    """Class-name test: typer >= 0.20 vendors click (typer._click), older typer uses click itself."""
+    return any(cls.__name__ == name for cls in type(exc).__mro__)
+
+
 def main() -> None:
     """Console-script entry: one error envelope for usage errors and library errors alike."""
-    import click
-
     from regelwerk.ingest.errors import RegelwerkError
 
     json_mode = "--json" in sys.argv[1:]
+
+    def report(message: str, code: int) -> None:
+        try:
+            fail(message, json_mode, code=code)
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
+
     try:
         rc = app(standalone_mode=False)
         # click returns the exit code of a typer.Exit instead of raising it in this mode
         sys.exit(rc if isinstance(rc, int) else 0)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        sys.stderr.write("error: aborted\n")
-        sys.exit(130)
-    except click.UsageError as exc:
-        where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
-        try:
-            fail(f"{where}{exc.format_message()}", json_mode, code=2)
-        except typer.Exit as done:
-            sys.exit(done.exit_code)
     except RegelwerkError as exc:
-        try:
-            fail(str(exc), json_mode)
-        except typer.Exit as done:
-            sys.exit(done.exit_code)
+        report(str(exc), 1)
     except Exception as exc:
+        if _is(exc, "Exit"):
+            sys.exit(getattr(exc, "exit_code", 0))
+        if _is(exc, "Abort"):
+            report("aborted", 130)
+        if _is(exc, "UsageError"):
+            ctx = getattr(exc, "ctx", None)
+            where = f"{ctx.command_path}: " if ctx is not None else ""
+            report(f"{where}{exc.format_message()}", 2)  # type: ignore[attr-defined]
         if os.environ.get("REGELWERK_DEBUG"):
             raise
-        try:
-            fail(
-                f"internal error ({type(exc).__name__}: {exc}); rerun with REGELWERK_DEBUG=1 "
-                "for a traceback",
-                json_mode,
-            )
-        except typer.Exit as done:
-            sys.exit(done.exit_code)
+        report(f"internal error ({type(exc).__name__}: {exc}); rerun with REGELWERK_DEBUG=1 for a traceback",
+               1)
