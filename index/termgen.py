@@ -36,6 +36,8 @@ TERMS_DIR = Path(__file__).resolve().parents[1] / "data" / "terms"
 
 _HEADING = re.compile(r"^(?P<number>[1-9]\d{2}(?:\.\d+)?)\.\s+(?P<title>\S.*)$")
 _ABILITY_WORDS = re.compile(r"The ability words are (?P<list>.+?)\.(?:\s|$)")
+_SEE_TERM = re.compile(r"\bSee ([A-Z][^.,“”]*?)\.(?:\s|$)")
+_SEE_SECTION = re.compile(r"\bSee section (\d)\b")
 _SUBRULE = re.compile(r"^(?P<number>[1-9]\d{2}\.\d+[a-z])\.?\s+(?P<text>.*)$")
 
 
@@ -113,11 +115,25 @@ class CrTerms:
         for num, title in self.headings.items():
             if title.casefold() == key:
                 return num
+        return self._glossary_number(key, depth=3)
+
+    def _glossary_number(self, key: str, depth: int) -> str | None:
+        """The first rule a glossary entry cites, following "See Landwalk." cross-references
+        and falling back to a cited chapter ("See section 4") as its bare digit."""
         entry = self.glossary.get(key)
         if entry is None:
             return None
-        refs = find_references(entry[1])
-        return refs[0] if refs else ""
+        text = entry[1]
+        refs = find_references(text)
+        if refs:
+            return refs[0]
+        see = _SEE_TERM.search(text)
+        if see and depth > 0:
+            found = self._glossary_number(see.group(1).casefold(), depth - 1)
+            if found:
+                return found
+        chapter = _SEE_SECTION.search(text)
+        return chapter.group(1) if chapter else ""
 
 
 def _is_heading_title(title: str) -> bool:
