@@ -18,27 +18,20 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from regelwerk.index.termgen import TERMS_DIR, TermRow, read_table
+from regelwerk.ingest.fold import fold
+
+__all__ = ["evidence", "fold", "german_forms", "load_cards", "occurs_in_german", "report"]
 
 CARDS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "cards"
 
 #: Where a keyword line's name ends: reminder text, a cost, an ability-word dash, a number.
 _NAME_END = re.compile(r"\s*(?:\(|\{|—|–| - |:|\d|\bX\b|$)")
-
-
-def fold(text: str) -> str:
-    """Case- and umlaut-insensitive form: ü = ue = u, ß = ss, curly quotes straight."""
-    text = text.casefold().replace("ß", "ss").replace("’", "'")
-    text = "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    )
-    return re.sub(r"([aou])e", r"\1", text)
 
 
 @dataclass(frozen=True)
