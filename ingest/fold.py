@@ -1,0 +1,38 @@
+"""German-aware folding: the ONE place that decides when two spellings are the same word.
+
+Germans type "Bündnisfähigkeit", "Buendnisfaehigkeit" or "Bundnisfahigkeit" depending on
+their keyboard, and "Großmeister" as "Grossmeister". Every matcher (keyword linking, the
+``term`` command, search analyzers) must agree on that, so they all call `fold` from here
+rather than growing their own ``lower().replace(...)``:
+
+- case-insensitive (``str.casefold``, which also turns ß into ss);
+- ä = ae = a, ö = oe = o, ü = ue = u (the umlaut, its two-letter spelling and the bare vowel);
+- other accents dropped ("Lim-Dûl" = "Lim-Dul"), typographic quotes and dashes made plain.
+
+`compact` additionally drops everything that is not a letter or digit, so "trampel schaden",
+"Trampel-Schaden" and "Trampelschaden" meet. Both are pure functions of their argument.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_DIGRAPHS = re.compile(r"(?<=[aou])e")
+_SPACE = re.compile(r"\s+")
+_NON_WORD = re.compile(r"[\W_]+")
+_PLAIN = str.maketrans({"’": "'", "‘": "'", "´": "'", "“": '"', "”": '"', "„": '"', "–": "-", "—": "-"})
+
+
+def fold(text: str) -> str:
+    """Lower-case, umlaut- and ß-insensitive form of `text`, with whitespace collapsed."""
+    text = text.translate(_PLAIN).casefold()
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    # ae/oe/ue -> a/o/u *after* stripping accents, so "ä" (-> "a") and "ae" (-> "a") agree.
+    return _SPACE.sub(" ", _DIGRAPHS.sub("", stripped)).strip()
+
+
+def compact(text: str) -> str:
+    """`fold` without spaces, hyphens or punctuation: for compound-insensitive comparison."""
+    return _NON_WORD.sub("", fold(text))
