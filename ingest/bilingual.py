@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from regelwerk.ingest.common import document_id, sha256
 from regelwerk.ingest.decode import decode
+from regelwerk.ingest.errors import InvalidRuleNumber
 from regelwerk.ingest.numbers import RuleNumber, find_references
 from regelwerk.ingest.records import Document, IngestIssue, KeywordMention, ParsedDocument, Section
 
@@ -69,7 +70,11 @@ def _blocks(lines: list[str], source: str) -> tuple[list[_Block], list[IngestIss
         m = _RULE.match(line)
         if m:
             language = _language(m.group(2))
-            rule = RuleNumber.parse(m.group(1))
+            try:
+                rule = RuleNumber.parse(m.group(1))
+            except InvalidRuleNumber as exc:
+                issues.append(IngestIssue(source, lineno, str(exc), line, (lineno,)))
+                continue
             # A new block starts when the language flips or a rule (not subrule) appears.
             if not blocks or blocks[-1].language != language or rule.letter is None:
                 blocks.append(_Block(language))

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from regelwerk.ingest import Format, parse_bytes
 from regelwerk.ingest.bilingual import parse
-from regelwerk.ingest.decode import decode
+from regelwerk.ingest.decode import decode, looks_binary
 from regelwerk.ingest.detect import detect
 from regelwerk.ingest.numbers import letters
 from regelwerk.ingest.records import ParsedDocument, Section
@@ -109,3 +111,18 @@ def test_continuation_lines_and_stray_text() -> None:
     assert de_a.text == "Erste Zeile\nzweite Zeile"
     assert parsed.sections[0].rulings == ("Ruling eins\nweiter",)
     assert_lines_covered(parsed, data.decode())
+
+
+_FRAGMENTS = st.sampled_from(
+    ["702.19 Titel", "702.19a Text", "702.19. Title", "702.19a. Text", "000.1 Null", "702.19l Ell",
+     "• Ruling", "Beispiel: x", "Example: y", "", "  ", "freier Text"]
+)  # fmt: skip
+
+
+@given(st.lists(st.one_of(_FRAGMENTS, st.text(max_size=30)), max_size=25))
+def test_any_text_parses_and_every_line_lands_once(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    if not text.strip() or looks_binary(text.encode()):
+        return
+    parsed = parse(text.encode(), "random.txt")
+    assert_lines_covered(parsed, decode(text.encode(), "random.txt").text)

@@ -6,10 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 from regelwerk.ingest import Format
-from regelwerk.ingest.decode import decode
+from regelwerk.ingest.decode import decode, looks_binary
 from regelwerk.ingest.detect import detect
 from regelwerk.ingest.excerpt import lost_references, parse, subrule_indexes
 from regelwerk.ingest.numbers import letters
@@ -151,3 +153,19 @@ def test_paragraphs_are_the_subrules_of_the_2026_cr(parsed: ParsedDocument) -> N
             assert best == f"{rule}{letters(n + 1)[n]}", (keyword, n, s.text[:60])
             checked += 1
     assert checked == 45
+
+
+_FRAGMENTS = st.sampled_from(
+    ["Banding", "Banding is a static ability.", "Morph is a static ability.", "A band attacks.",
+     "See rule , “Combat.”", "Other text.", "", " "]
+)  # fmt: skip
+
+
+@given(st.lists(st.one_of(_FRAGMENTS, st.text(max_size=30)), max_size=25))
+def test_any_text_parses_and_every_line_lands_once(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    if not text.strip() or looks_binary(text.encode()):
+        return
+    parsed = parse(text.encode(), "random.txt")
+    assert_lines_covered(parsed, decode(text.encode(), "random.txt").text)
+    assert set(subrule_indexes(parsed.sections)) <= {s.position for s in parsed.sections}

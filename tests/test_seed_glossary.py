@@ -7,9 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from regelwerk.ingest import Format
-from regelwerk.ingest.decode import decode
+from regelwerk.ingest.decode import decode, looks_binary
 from regelwerk.ingest.detect import detect
 from regelwerk.ingest.glossary_de import parse
 from regelwerk.ingest.records import Card, ParsedDocument
@@ -215,3 +217,19 @@ def test_cards_agree_with_mtgjson(cards: dict[str, Card]) -> None:
         assert _mana(card.mana_cost or "") == _mana(cost), name
         checked += 1
     assert checked >= 7
+
+
+_FRAGMENTS = st.sampled_from(
+    ["Kartenbeispiel:", "(GTC) A / B", "(RV) ´´Hero´´ Banding", "(CK)Name 1/2 Kreatur", "Manakosten: 2RW",
+     "RG", "Kreatur - Engel, 3/3", "1/1 Kreatur", "Beispiel:", "Kreaturen mit der Fähigkeit Foo tun was.",
+     "Fliegend", "(Erinnerung)", "", " "]
+)  # fmt: skip
+
+
+@given(st.lists(st.one_of(_FRAGMENTS, st.text(max_size=30)), max_size=25))
+def test_any_text_parses_and_every_line_lands_once(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    if not text.strip() or looks_binary(text.encode()):
+        return
+    parsed = parse(text.encode(), "random.txt")
+    assert_lines_covered(parsed, decode(text.encode(), "random.txt").text)
