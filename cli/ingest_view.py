@@ -49,7 +49,7 @@ def run_ingest(library: Any, paths: list[Path], fmt: str | None, json_mode: bool
     def render(con: Any) -> None:
         from regelwerk.cli.tables import documents_table
 
-        con.print(documents_table([p.summary() for p in report.documents]))
+        con.print(documents_table([p.summary() for p in report.documents], title="Ingested"))
         for doc_id in report.unchanged:
             con.print(f"{doc_id}: unchanged (same sha256), nothing to do")
 

@@ -20,9 +20,14 @@ JSON_OPTION = typer.Option(False, "--json", help="Print machine-readable JSON in
 
 
 def console(stderr: bool = False) -> Console:
+    """A rich console; piped output gets 120 columns instead of rich's 80 so ids don't truncate."""
+    import os
+
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() or os.environ.get("COLUMNS") else 120
+    return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
 
 
 def emit(data: dict[str, Any], json_mode: bool, render: Callable[[Console], None]) -> None:

@@ -8,16 +8,16 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 
-def documents_table(rows: list[dict[str, Any]]) -> Table:
+def documents_table(rows: list[dict[str, Any]], title: str = "Ingested documents") -> Table:
+    """Compact enough for an 80-column pipe: ids and dates never wrap, counts are short."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title="Ingested documents", title_justify="left")
-    for col, justify in (
-        ("id", "left"), ("lang", "left"), ("version", "left"), ("kind", "left"),
-        ("sections", "right"), ("rules", "right"), ("glossary", "right"), ("cards", "right"),
-        ("issues", "right"),
-    ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("id", "lang", "version", "kind"):
+        table.add_column(col, no_wrap=True)
+    for col in ("secs", "rules", "gloss", "cards", "issues"):
+        table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
         table.add_row(
             r["id"], r["language"], r["version"] or "-", r["kind"], str(r["sections"]),

@@ -1,0 +1,125 @@
+"""The command line as a user meets it: help everywhere, one error envelope, seeds on first use."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from regelwerk.cli.app import app
+
+runner = CliRunner()
+
+
+Path_ = tuple[str, ...]
+
+
+def _commands(group: Any, prefix: Path_ = ()) -> list[tuple[Path_, Any]]:
+    """Every command and sub-command (typer may vendor click, so no isinstance checks)."""
+    out = []
+    for name, cmd in getattr(group, "commands", {}).items():
+        out.append(((*prefix, name), cmd))
+        out.extend(_commands(cmd, (*prefix, name)))
+    return out
+
+
+def test_every_command_has_help_text() -> None:
+    root = typer.main.get_command(app)
+    commands = _commands(root)
+    assert {"ingest", "docs"} <= {path[0] for path, _ in commands}
+    for path, cmd in commands:
+        assert (cmd.help or "").strip(), f"`regelwerk {' '.join(path)}` has no help text"
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, result.output
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the real entry point, as a user would, so main()'s error mapping is exercised."""
+    return subprocess.run(
+        [sys.executable, "-m", "regelwerk", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_docs_lists_the_seeds_on_first_use() -> None:
+    proc = _run("docs", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["ok"] is True
+    docs = data["documents"]
+    assert len(docs) == 4
+    assert sum(d["cards"] for d in docs) == 27
+    for d in docs:
+        assert set(d) >= {
+            "id", "language", "version", "kind", "sections", "rules", "glossary", "cards", "issues"
+        }
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (b"", "empty"),
+        (b"\x00\x01\x02\x03binary\x00" * 50, "binary"),
+        (b"Just a shopping list.\nMilk\nBread\n", "not a rules document"),
+    ],
+)
+def test_bad_file_gives_one_line_error(tmp_path: Path, content: bytes, why: str) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(content)
+    proc = _run("ingest", str(bad))
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"error: {bad}: ")
+    assert why in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+    proc = _run("ingest", str(bad), "--json")
+    assert proc.returncode == 1
+    envelope = json.loads(proc.stdout)
+    assert envelope["ok"] is False and str(bad) in envelope["error"]
+
+
+def test_missing_file_and_bad_format_option(tmp_path: Path) -> None:
+    proc = _run("ingest", str(tmp_path / "nope.txt"))
+    assert proc.returncode == 1 and "no such file" in proc.stderr
+    seed = Path(__file__).resolve().parents[1] / "data" / "seeds" / "rule-702.19-banding-de-en.txt"
+    proc = _run("ingest", str(seed), "--format", "pdf", "--json")
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout) == {
+        "ok": False,
+        "error": "--format: 'pdf' is not a format; expected one of cr-text, cr-html, bilingual-dump, "
+        "glossary-de, excerpt",
+    }
+
+
+def test_usage_error_uses_the_envelope() -> None:
+    proc = _run("docs", "--json", "--no-such-option")
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["ok"] is False
+    proc = _run("docs", "--no-such-option")
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+
+
+def test_directory_ingest_goes_on_past_a_bad_file(tmp_path: Path) -> None:
+    seeds = Path(__file__).resolve().parents[1] / "data" / "seeds"
+    (tmp_path / "a-bad.txt").write_bytes(b"")
+    (tmp_path / "b-good.txt").write_bytes((seeds / "rule-702.19-banding-de-en.txt").read_bytes())
+    proc = _run("ingest", str(tmp_path), "--json")
+    assert proc.returncode == 1
+    data = json.loads(proc.stdout)
+    assert data["ok"] is False
+    assert [d["kind"] for d in data["documents"]] == ["bilingual-dump"]
+    assert len(data["errors"]) == 1 and "a-bad.txt" in data["errors"][0]
+    # the earlier documents are intact
+    listed = json.loads(_run("docs", "--json").stdout)["documents"]
+    assert len(listed) == 4
+
+
+def test_reingest_same_bytes_is_a_no_op() -> None:
+    seed = Path(__file__).resolve().parents[1] / "data" / "seeds" / "rule-702.19-banding-de-en.txt"
+    first = json.loads(_run("ingest", str(seed), "--json").stdout)
+    assert first["ok"] is True and first["unchanged"] == [first["documents"][0]["id"]]
