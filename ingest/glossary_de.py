@@ -12,7 +12,7 @@ paragraphs of German prose that name the keyword somewhere in their first paragr
   the card prints it) or ``(CK)Kondas Hatamoto 1/2 Kreatur`` followed by its text.
 
 Every line that starts with a parenthesised set code is one card; the two seed pages hold
-15 + 12 = 27 of them (6 of which are one-line ``´´Name´´`` references).
+15 + 12 = 27 of them (5 of which are one-line ``´´Name´´`` references).
 
 The hard part is where a card ends: Celestial Archon's "Die verzauberte Kreatur ..." after a
 blank line is still the card, while "Wenn du eine Kreatur mit Blutdurst ins Spiel bringst ..."

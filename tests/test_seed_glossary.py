@@ -90,7 +90,7 @@ def test_mentions_cover_every_keyword_and_the_cards_names(pages: dict[str, Parse
 
 def test_exactly_27_cards(pages: dict[str, ParsedDocument]) -> None:
     # Counted by hand: every line starting with "(SET)" is a card, 15 on the first page
-    # (2 of them one-line ´´Name´´ references) and 12 on the second (4 references).
+    # (2 of them one-line ´´Name´´ references) and 12 on the second (3 references).
     assert [len(p.cards) for p in pages.values()] == [15, 12]
     refs = [c.name_en for p in pages.values() for c in p.cards if c.name_de is None and c.type_line is None]
     assert refs == ["Benalish Hero", "Capsize", "Rainbow Efreet", "Akroma, Angel of Wrath", "Krosan Vorine"]
