@@ -62,12 +62,20 @@ def docs(json_mode: bool = JSON_OPTION) -> None:
 
 
 def _mount_optional() -> None:
-    """Mount command groups whose modules exist (each is owned by its own feature)."""
-    try:
-        from regelwerk.cli import example
-    except ImportError:  # pragma: no cover - during development only
-        return
-    app.add_typer(example.app, name="example", help="List and run the rules' worked examples.")
+    """Mount the feature commands that are present (each module registers its own)."""
+    import importlib
+
+    for name in ("rule", "search", "term", "example"):
+        try:
+            module = importlib.import_module(f"regelwerk.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"regelwerk.cli.{name}":
+                raise
+            continue
+        if hasattr(module, "register"):
+            module.register(app)
+        else:
+            app.add_typer(module.app, name=name, help=module.__doc__)
 
 
 _mount_optional()
