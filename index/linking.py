@@ -541,6 +541,8 @@ class _Linker:
                 if self.by_en.get(compact(part)) != kid:
                     d.add_variant(part)
         for m in parsed.mentions:
+            if not doc.language.startswith("de") or doc.kind == "bilingual-dump":
+                break  # English excerpts and rule dumps have rules, not glossary entries
             if m.section_position is None or m.section_position in linked_positions:
                 continue
             target = by_position.get(m.section_position)
