@@ -19,7 +19,8 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "en": "English", "de": "German", "variants": "German variants", "old": "Older German",
         "kind": "Kind", "rules": "Rules",
-        "current": "Number in the term table (newest CR)", "document": "Document", "number": "Number",
+        "current": "Number in the term table (newest CR)", "era": "Numbering of",
+        "document": "Document", "number": "Number",
         "language": "Language", "how": "Linked by", "glossary": "Glossary", "seed": "German glossary",
         "reminder": "Reminder text", "cards": "Cards", "card": "card", "shows": "shows",
         "also": "Other candidates", "score": "Score", "match": "Match", "fuzzy": "closest match",
@@ -29,7 +30,8 @@ LABELS: dict[str, dict[str, str]] = {
     "de": {
         "en": "Englisch", "de": "Deutsch", "variants": "Deutsche Varianten", "old": "Ältere Namen",
         "kind": "Art", "rules": "Regeln",
-        "current": "Nummer laut Begriffstabelle (neueste CR)", "document": "Dokument", "number": "Nummer",
+        "current": "Nummer laut Begriffstabelle (neueste CR)", "era": "Nummerierung von",
+        "document": "Dokument", "number": "Nummer",
         "language": "Sprache", "how": "Verknüpft über", "glossary": "Glossar",
         "seed": "Deutsches Glossar", "reminder": "Erinnerungstext", "cards": "Karten",
         "card": "Karte", "shows": "zeigt", "also": "Weitere Treffer", "score": "Wertung",
@@ -55,15 +57,25 @@ def term(
     if lang not in LABELS:
         fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
     try:
-        matches = lookup(keyword_index(Library()), query, limit)
+        index = keyword_index(Library())
+        matches = lookup(index, query, limit)
     except InputError as exc:
         fail(str(exc), json_mode)
     data = [m.to_dict() for m in matches]
+    # How each undated document shown was dated ("follows the numbering of CR 2011-02-04").
+    eras: dict[str, dict[str, Any]] = {}
+    for m in data:
+        for ref in m.get("documents", ()):
+            era = index.era(ref["document"])
+            if era is not None:
+                eras[era.document] = {"versions": list(era.versions), "reason": era.reason}
 
     def render(con: Console) -> None:
         render_matches(con, data, LABELS[lang])
+        for doc_id, era in eras.items():
+            con.print(f"[dim]{LABELS[lang]['era']} {doc_id}: {era['reason']}[/dim]")
 
-    emit({"query": query.strip(), "matches": data}, json_mode, render)
+    emit({"query": query.strip(), "matches": data, "eras": eras}, json_mode, render)
 
 
 def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str]) -> None:

@@ -69,6 +69,8 @@ def test_with_cr_releases_every_rule_number_is_shown(cr_home: Path, monkeypatch:
             "2026-04-17": "702.22", "2026-01-16": "702.22", "2015-11-13": "702.21",
             "2011-02-04": "702.19", BILINGUAL: "702.19",
         }
+    eras = _json("banding")["eras"]
+    assert eras[BILINGUAL]["versions"] == ["2011-02-04"]
     text = runner.invoke(app, ["term", "Bündnisfähigkeit"], terminal_width=200).output
     for number in ("702.22", "702.21", "702.19"):
         assert number in text
