@@ -1,0 +1,73 @@
+"""``regelwerk search QUERY``: ranked hits across both languages with highlighted snippets.
+
+Thin: validate the options, call ``index.query.search``, render. whoosh is imported here, inside
+the command, and nowhere on the ``rule`` path.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from regelwerk.cli.output import JSON_OPTION, emit, fail
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+LANGUAGES = ("en", "de")
+
+
+def search(
+    query: list[str] = typer.Argument(
+        ..., help="A rule number, a keyword in German or English, or a plain question."
+    ),
+    version: str | None = typer.Option(
+        None, "--version", help="Search only this CR release (e.g. 2015-11-13)."
+    ),
+    all_versions: bool = typer.Option(False, "--all-versions", help="Search every ingested release."),
+    lang: str | None = typer.Option(None, "--lang", help="Only hits in this language: en or de."),
+    limit: int = typer.Option(10, "--limit", min=1, max=200, help="Show at most this many hits."),
+    json_mode: bool = JSON_OPTION,
+) -> None:
+    """Search the rules in both languages: numbers, keywords, typos and questions."""
+    from regelwerk.index.library import Library
+    from regelwerk.index.query import search as run
+    from regelwerk.ingest.errors import RegelwerkError
+
+    if lang is not None and lang not in LANGUAGES:
+        fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
+    if version is not None and all_versions:
+        fail("use either --version or --all-versions, not both", json_mode, code=2)
+    text = " ".join(query)
+    try:
+        result = run(Library(), text, limit=limit, version=version, all_versions=all_versions, lang=lang)
+    except RegelwerkError as exc:
+        fail(str(exc), json_mode)
+    data = result.to_dict()
+
+    def render(con: Console) -> None:
+        render_hits(con, data)
+
+    emit(data, json_mode, render)
+
+
+def render_hits(con: Console, data: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    for note in data["notes"]:
+        con.print(f"[yellow]{escape(note)}[/yellow]")
+    if not data["hits"]:
+        con.print("no hits")
+        return
+    for h in data["hits"]:
+        label = h["number"] or h["term"] or ""
+        today = f"  [cyan]today {h['current']}[/cyan]" if h["current"] and h["current"] != h["number"] else ""
+        where = ", ".join(x for x in (h["version"] or h["document"], h["language"]) if x)
+        con.print(f"[bold]{escape(label)}[/bold] {escape(h['title'])}  [dim]({escape(where)})[/dim]{today}")
+        snippet = escape(h["snippet"]).replace("«", "[bold magenta]").replace("»", "[/bold magenta]")
+        con.print(f"    {snippet}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="search")(search)

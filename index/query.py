@@ -1,0 +1,397 @@
+"""Search: what a user types -> a whoosh query over both languages -> ranked, highlighted hits.
+
+A query is read in this order:
+
+1. empty -> no hits and a note (never an error);
+2. a rule number in any form users type ("702.22j", "rule 702.22 j", "Regel 702.19") -> that
+   rule wherever it lives: the number itself, sections whose *current* number it is (the
+   German 702.19 for "702.22"), then its subrules;
+3. query syntax (quotes, parentheses, AND/OR/NOT, wildcards) -> whoosh's parser, if the syntax
+   is well formed; malformed syntax is dropped to plain words with a note, never an exception;
+4. plain words -> every word analyzed for both languages, misspelt words corrected against
+   the index vocabulary (same first letter, edit distance 1-2, so it stays fast), German
+   words translated to English term names through the term tables (compounds split) and
+   English keyword names to German ones, all OR-ed with title > context > text boosts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from whoosh import query as wq
+from whoosh.qparser import MultifieldParser, OrGroup
+from whoosh.qparser.plugins import FieldsPlugin
+
+from regelwerk.index.analysis import split_compound, terms
+from regelwerk.index.rules import Links, keyword_links
+from regelwerk.index.search_index import index_dir, load_vocabulary
+from regelwerk.ingest.errors import InputError
+from regelwerk.ingest.fold import fold
+from regelwerk.ingest.numbers import RuleNumber
+
+if TYPE_CHECKING:
+    from regelwerk.index.library import Library
+
+#: Field boosts: a word in a rule's own title counts most, then its context (rule title,
+#: keyword names in both languages), then its text.
+BOOSTS = {"title": 4.0, "ctx": 1.5, "text": 1.0}
+#: Words that reach a field only through translation weigh less than the user's own words.
+TRANSLATED = 0.6
+MAX_QUERY = 500
+HIGHLIGHT = ("«", "»")
+
+_WORD = re.compile(r"\w+")
+_NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE)
+_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
+_SYNTAX = re.compile(r'["()*?]|(?:^|\s)(?:AND|OR|NOT|ANDNOT|ANDMAYBE)(?:\s|$)')
+
+
+@dataclass(frozen=True)
+class Hit:
+    number: str | None
+    current: str | None
+    title: str
+    term: str | None
+    language: str
+    version: str | None
+    document: str
+    snippet: str
+    score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "current": self.current,
+            "title": self.title,
+            "term": self.term,
+            "language": self.language,
+            "version": self.version,
+            "document": self.document,
+            "snippet": self.snippet,
+            "score": round(self.score, 4),
+        }
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    hits: tuple[Hit, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "hits": [h.to_dict() for h in self.hits], "notes": list(self.notes)}
+
+
+def syntax_problem(query: str) -> str | None:
+    """Why `query`'s syntax is malformed, or None if it is fine (or has no syntax at all)."""
+    if query.count('"') % 2:
+        return "unbalanced quotes"
+    depth = 0
+    for ch in query:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            break
+    if depth:
+        return "unbalanced parentheses"
+    tokens = query.replace("(", " ( ").replace(")", " ) ").split()
+    words = [t for t in tokens if t not in "()"]
+    if not words or all(t in _OPERATORS for t in words):
+        return "no words besides operators"
+    for prev, tok in zip(["(", *tokens], [*tokens, ")"], strict=True):
+        if tok in _OPERATORS and (prev in _OPERATORS or prev == "("):
+            return f"operator {tok!r} without a word before it"
+        if prev in _OPERATORS and (tok == ")" or tok in _OPERATORS - {"NOT"}):
+            return f"operator {prev!r} without a word after it"
+    if re.search(r"(?:^|[\s(])[*?]+(?=$|[\s)])", query):
+        return "a wildcard without letters"
+    if re.search(r"(?:^|[\s(])[*?]", query):
+        return "a leading wildcard"
+    if re.search(r"\(\s*\)", query):
+        return "empty parentheses"
+    return None
+
+
+class SearchEngine:
+    """An open index plus what query building needs; reuse one for many queries."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        folder = index_dir(library)
+        from whoosh import index as whoosh_index
+
+        self.index = whoosh_index.open_dir(str(folder))
+        self.searcher = self.index.searcher()
+        self.schema = self.index.schema
+        self._folder = folder
+        self._vocab: dict[str, tuple[int, str]] | None = None
+        self._buckets: dict[str, list[str]] = {}
+        self._links: Links | bool | None = False  # False: not loaded yet
+        self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
+        self._analyzed: dict[tuple[str, str], frozenset[str]] = {}
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    # -- helpers ------------------------------------------------------------------------------
+    @property
+    def vocabulary(self) -> dict[str, tuple[int, str]]:
+        if self._vocab is None:
+            self._vocab = load_vocabulary(self._folder)
+            buckets: dict[str, list[tuple[int, str]]] = {}
+            for word, (count, _) in self._vocab.items():
+                buckets.setdefault(word[0], []).append((-count, word))
+            self._buckets = {k: [w for _, w in sorted(v)] for k, v in buckets.items()}
+        return self._vocab
+
+    def links(self) -> Links | None:
+        if self._links is False:
+            try:
+                self._links = keyword_links(self.library)
+            except Exception:  # translation is an enrichment; search works without it
+                self._links = None
+        return self._links if self._links is not True else None
+
+    def _scope(self, version: str | None, all_versions: bool, lang: str | None) -> Any:
+        key = (version, all_versions, lang)
+        if key not in self._filters:
+            parts: list[Any] = []
+            if version is not None:
+                parts.append(wq.Term("version", version))
+            elif not all_versions:
+                parts.append(wq.Term("scope", "default"))
+            if lang is not None:
+                parts.append(wq.Term("language", lang))
+            if not parts:
+                self._filters[key] = None
+            else:
+                q = parts[0] if len(parts) == 1 else wq.And(parts)
+                self._filters[key] = set(self.searcher.docs_for_query(q))
+        return self._filters[key]
+
+    def correct(self, word: str) -> str | None:
+        """The indexed word `word` is a typo of (same first letter, 1-2 edits), or None."""
+        folded = fold(word)
+        if len(folded) < 4 or folded.isdigit() or folded in self.vocabulary or split_compound(folded):
+            return None
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        limit = 1 if len(folded) <= 5 else 2
+        bucket = self._buckets.get(folded[0], [])
+        found = process.extractOne(folded, bucket, scorer=OSA.distance, score_cutoff=limit)
+        if found is None:
+            return None
+        return self.vocabulary[found[0]][1]
+
+    def _translations(self, words: Iterable[str]) -> tuple[set[str], set[str]]:
+        """English terms for German words and German terms for English words (term tables)."""
+        links = self.links()
+        to_en: set[str] = set()
+        to_de: set[str] = set()
+        translate = getattr(links, "translate", None)
+        if translate is None:
+            return to_en, to_de
+        for word in words:
+            pieces = [word, *split_compound(fold(word))]
+            for piece in pieces:
+                for src, sink in (("de", to_en), ("en", to_de)):
+                    try:
+                        names = translate(piece, src)
+                    except Exception:
+                        names = []
+                    for name in names:
+                        sink.update(terms("en" if src == "de" else "de", name))
+        return to_en, to_de
+
+    # -- search -------------------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        version: str | None = None,
+        all_versions: bool = False,
+        lang: str | None = None,
+    ) -> SearchResult:
+        text = " ".join(query.split())[:MAX_QUERY]
+        notes: list[str] = []
+        if not _WORD.search(text):
+            return SearchResult(query, (), ("empty query: type a rule number, a keyword or a question",))
+        flt = self._scope(version, all_versions, lang)
+        try:
+            number = str(RuleNumber.from_query(text))
+        except InputError:
+            number = None
+        if number is not None:
+            return SearchResult(query, tuple(self._by_number(number, flt, limit)), ())
+
+        problem = syntax_problem(text) if _SYNTAX.search(text) else None
+        highlight: dict[str, set[str]] = {"en": set(), "de": set()}
+        q: Any = None
+        if _SYNTAX.search(text) and problem is None:
+            q = self._parsed(text, highlight)
+            if q is None:
+                problem = "the query parser could not read it"
+        if problem is not None:
+            notes.append(f"query syntax ignored ({problem}); searched for the words as plain terms")
+        if q is None:
+            q = self._plain(text, highlight, notes)
+        if q is None:
+            return SearchResult(query, (), (*notes, "no searchable words in the query"))
+        results = self.searcher.search(q, limit=limit, filter=flt)
+        hits = [self._hit(r.fields(), r.score, highlight) for r in results]
+        return SearchResult(query, tuple(hits), tuple(notes))
+
+    def _field_terms(self, lang: str, words: Iterable[str], weight: float, out: list[Any]) -> None:
+        for t in words:
+            for field, boost in BOOSTS.items():
+                out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
+
+    def _plain(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
+        numbers = [n for n in _NUMBER.findall(text)]
+        rest = _NUMBER.sub(" ", text)
+        words = [w for w in _WORD.findall(rest)]
+        fixed: list[str] = []
+        for w in words:
+            better = self.correct(w)
+            if better is not None and fold(better) != fold(w):
+                notes.append(f"searched for {better!r} instead of {w!r}")
+                fixed.append(better)
+            else:
+                fixed.append(w)
+        joined = " ".join(fixed)
+        en, de = set(terms("en", joined)), set(terms("de", joined))
+        to_en, to_de = self._translations(fixed)
+        clauses: list[Any] = []
+        self._field_terms("en", en, 1.0, clauses)
+        self._field_terms("de", de, 1.0, clauses)
+        self._field_terms("en", to_en - en, TRANSLATED, clauses)
+        self._field_terms("de", to_de - de, TRANSLATED, clauses)
+        for n in numbers:
+            try:
+                norm = str(RuleNumber.parse(n))
+            except InputError:
+                continue
+            clauses.append(wq.Term("number", norm, boost=8.0))
+            clauses.append(wq.Term("current", norm, boost=8.0))
+        highlight["en"] |= en | to_en
+        highlight["de"] |= de | to_de
+        return wq.Or(clauses) if clauses else None
+
+    def _parsed(self, text: str, highlight: dict[str, set[str]]) -> Any:
+        fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
+        boosts = {f"{f}_{lang}": b for f, b in BOOSTS.items() for lang in ("en", "de")}
+        parser = MultifieldParser(fields, self.schema, fieldboosts=boosts, group=OrGroup)
+        parser.remove_plugin_class(FieldsPlugin)
+        try:
+            q = parser.parse(text)
+        except Exception:
+            return None
+        if q is None or q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
+            return None
+        for fieldname, value in q.iter_all_terms():
+            lang = str(fieldname).rsplit("_", 1)[-1]
+            if lang in highlight:
+                highlight[lang].add(value if isinstance(value, str) else value.decode())
+        return q
+
+    def _by_number(self, number: str, flt: Any, limit: int) -> list[Hit]:
+        """The rule itself, then rules that are it today (moved numbers), then its subrules."""
+        seen: set[int] = set()
+        tiers: list[tuple[int, float, int, int, dict[str, Any]]] = []
+        queries = [wq.Term("number", number), wq.Term("current", number), wq.Term("numpath", number)]
+        for tier, q in enumerate(queries):
+            results = self.searcher.search(
+                q, limit=None if tier < 2 else limit, filter=flt, sortedby="position"
+            )
+            for r in results:
+                if r.docnum in seen:
+                    continue
+                seen.add(r.docnum)
+                f = r.fields()
+                rank = _version_rank(f.get("version"), f.get("language"))
+                tiers.append((tier, -rank, int(f.get("position", 0)), r.docnum, f))
+        tiers.sort(key=lambda t: t[:4])
+        out = []
+        for i, (tier, _, _, _, f) in enumerate(tiers[:limit]):
+            score = round(3.0 - tier - i / 1000, 4)
+            out.append(self._hit(f, score, {"en": set(), "de": set()}))
+        return out
+
+    # -- hits ---------------------------------------------------------------------------------
+    def _hit(self, f: dict[str, Any], score: float, highlight: dict[str, set[str]]) -> Hit:
+        lang = str(f.get("language", "en"))
+        return Hit(
+            number=f.get("number"),
+            current=f.get("current"),
+            title=str(f.get("title") or ""),
+            term=f.get("term"),
+            language=lang,
+            version=f.get("version"),
+            document=str(f.get("document")),
+            snippet=self.snippet(str(f.get("text") or ""), lang, highlight.get(lang, set())),
+            score=float(score),
+        )
+
+    def snippet(self, text: str, lang: str, wanted: set[str], width: int = 32) -> str:
+        """About `width` words of `text` around the densest run of query terms, marked «so»."""
+        spans = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+        if not spans:
+            return text.strip()
+        key = "de" if lang == "de" else "en"
+        marks = [bool(wanted) and not self._analyze(key, w).isdisjoint(wanted) for _, _, w in spans]
+        best, best_count = 0, -1
+        for start in range(0, max(1, len(spans) - width + 1)):
+            count = sum(marks[start : start + width])
+            if count > best_count:
+                best, best_count = start, count
+            if start > 0 and marks[start - 1] and not marks[start]:
+                continue
+        window = range(best, min(len(spans), best + width))
+        out: list[str] = []
+        cursor = spans[window[0]][0]
+        for i in window:
+            s, e, w = spans[i]
+            out.append(text[cursor:s])
+            out.append(f"{HIGHLIGHT[0]}{w}{HIGHLIGHT[1]}" if marks[i] else w)
+            cursor = e
+        last_end = spans[window[-1]][1]
+        tail = text[cursor:last_end] if cursor < last_end else ""
+        trailing = text[last_end:] if window[-1] == len(spans) - 1 else ""
+        body = "".join(out) + tail + trailing
+        prefix = "…" if best > 0 else ""
+        suffix = "…" if window[-1] < len(spans) - 1 else ""
+        return " ".join(f"{prefix}{body}{suffix}".split())
+
+    def _analyze(self, lang: str, word: str) -> frozenset[str]:
+        key = (lang, word)
+        found = self._analyzed.get(key)
+        if found is None:
+            found = self._analyzed[key] = frozenset(terms(lang, word))
+        return found
+
+
+def _version_rank(version: str | None, language: str | None) -> int:
+    """Newest dated release first; English before German at equal dates (the default view)."""
+    date = int(version.replace("-", "")) if version else 0
+    return date * 2 + (language == "en")
+
+
+def search(
+    library: Library,
+    query: str,
+    *,
+    limit: int = 10,
+    version: str | None = None,
+    all_versions: bool = False,
+    lang: str | None = None,
+) -> SearchResult:
+    """One-off search (the CLI); keep a SearchEngine for many queries."""
+    engine = SearchEngine(library)
+    try:
+        return engine.search(query, limit=limit, version=version, all_versions=all_versions, lang=lang)
+    finally:
+        engine.close()

@@ -1,0 +1,416 @@
+"""Rule lookup by number: the rule, its subrules and examples, and where it lives today.
+
+This is the fast path behind ``regelwerk rule``; it must not import whoosh. Parsing every
+stored document on each call would cost more than the whole command is allowed, so the first
+lookup builds a small derived SQLite table (number -> document, text, current number) through
+``Store.derived``; it is rebuilt exactly when a document's sha256 changes, like the search
+index, and later lookups read only the rows they need.
+
+"Current" is the same rule's number in the newest English CR (702.19 in the 2011 rules and in
+the German seed is Banding, which is 702.22 today). Linking (``keyword_index``) knows that;
+`current_numbers` asks it once per build and the table stores the answer.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from regelwerk.ingest.errors import InputError, UnknownRule
+from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.records import ParsedDocument
+
+if TYPE_CHECKING:
+    from regelwerk.index.library import Library
+
+#: Bump when the table layout changes, so stale derived tables are rebuilt.
+RULES_SALT = "rules3"
+CR_KINDS = frozenset({"cr-text", "cr-html"})
+
+
+class UnknownVersion(InputError):
+    """A --version that no ingested document has."""
+
+
+class Links(Protocol):
+    """The part of linking's KeywordIndex this module needs."""
+
+    def current(self, doc_id: str, number: str) -> str | None: ...
+
+
+# -- current numbers ----------------------------------------------------------------------
+
+
+def keyword_links(library: Library) -> Links | None:
+    """Linking's keyword index, or None while linking does not provide one yet."""
+    import importlib
+
+    for name in ("regelwerk.index.linking", "regelwerk.index.keywords"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        build = getattr(module, "keyword_index", None)
+        if build is not None:
+            links: Links = build(library)
+            return links
+    return None
+
+
+def newest_cr(docs: Iterable[ParsedDocument], language: str = "en") -> ParsedDocument | None:
+    """The CR release with the latest effective date in `language`."""
+    crs = [
+        p
+        for p in docs
+        if p.document.kind in CR_KINDS and p.document.language == language and p.document.version
+    ]
+    return max(crs, key=lambda p: (p.document.version or "", p.document.kind == "cr-text"), default=None)
+
+
+def current_numbers(library: Library, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
+    """``(document id, number) -> number in the newest English CR`` for every numbered section.
+
+    Linking decides; without it only the newest English CR itself is known (identity), plus
+    the plain case of an older English release whose same number has the same rule title.
+    """
+    links = keyword_links(library)
+    newest = newest_cr(docs)
+    out: dict[tuple[str, str], str | None] = {}
+    by_title: dict[tuple[int, str], str] = {}
+    if newest is not None:
+        for s in newest.sections:
+            if s.number and s.kind == "rule" and s.title:
+                by_title.setdefault((RuleNumber.parse(s.number).section, s.title.casefold()), s.number)
+    for parsed in docs:
+        doc = parsed.document
+        for s in parsed.sections:
+            if not s.number:
+                continue
+            found: str | None = None
+            if newest is not None and doc.id == newest.document.id:
+                found = s.number
+            elif links is not None:
+                try:
+                    found = links.current(doc.id, s.number)
+                except Exception:  # linking is best effort here; a lookup must still work
+                    found = None
+            elif doc.language == "en" and doc.kind in CR_KINDS:
+                found = _by_title(s.number, s.title, s.parent, out, by_title, doc.id)
+            out[(doc.id, s.number)] = found
+    return out
+
+
+def _by_title(
+    number: str,
+    title: str,
+    parent: str | None,
+    done: dict[tuple[str, str], str | None],
+    by_title: dict[tuple[int, str], str],
+    doc_id: str,
+) -> str | None:
+    """Fallback without linking: a titled rule maps to the same-titled rule of its section in
+    the newest CR, and a subrule follows its rule, keeping its letter."""
+    try:
+        n = RuleNumber.parse(number)
+    except InputError:
+        return None
+    if n.kind == "rule" and title:
+        return by_title.get((n.section, title.casefold()))
+    if n.kind == "subrule" and parent:
+        rule_now = done.get((doc_id, parent))
+        return f"{rule_now}{n.letter}" if rule_now else None
+    return None
+
+
+# -- the derived table ----------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE docs (id TEXT PRIMARY KEY, title TEXT, language TEXT, kind TEXT, version TEXT,
+                   rank INTEGER);
+CREATE TABLE sections (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT,
+                       title TEXT, text TEXT, language TEXT, examples TEXT, refs TEXT,
+                       current TEXT);
+CREATE INDEX sections_number ON sections(number);
+CREATE INDEX sections_parent ON sections(doc, parent);
+CREATE INDEX sections_current ON sections(current);
+"""
+
+
+def _doc_rank(parsed: ParsedDocument) -> int:
+    """Higher is preferred: dated CR releases by date, then everything else."""
+    d = parsed.document
+    if d.kind in CR_KINDS and d.version:
+        return int(d.version.replace("-", "")) * 10 + (d.kind == "cr-text")
+    return 0
+
+
+def build_rules_table(library: Library, folder: Path) -> None:
+    docs = library.store.all()
+    currents = current_numbers(library, docs)
+    con = sqlite3.connect(folder / "rules.sqlite")
+    try:
+        con.executescript(_SCHEMA)
+        for parsed in docs:
+            d = parsed.document
+            con.execute(
+                "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
+                (d.id, d.title, d.language, d.kind, d.version, _doc_rank(parsed)),
+            )
+            con.executemany(
+                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        d.id,
+                        s.position,
+                        s.number,
+                        s.parent,
+                        s.kind,
+                        s.title,
+                        s.text,
+                        s.language,
+                        json.dumps(list(s.examples), ensure_ascii=False),
+                        json.dumps(list(s.references)),
+                        currents.get((d.id, s.number)),
+                    )
+                    for s in parsed.sections
+                    if s.number and _parses(s.number)
+                ],
+            )
+        con.commit()
+    finally:
+        con.close()
+
+
+def _parses(number: str) -> bool:
+    try:
+        RuleNumber.parse(number)
+    except InputError:
+        return False
+    return True
+
+
+def rules_table(library: Library) -> sqlite3.Connection:
+    """A read connection to the derived rules table, building it on first use."""
+    from regelwerk.index.terms import stamp
+
+    folder = library.store.derived(
+        "rules", lambda tmp: build_rules_table(library, tmp), salt=f"{RULES_SALT}-{stamp()}"
+    )
+    con = sqlite3.connect(f"file:{folder / 'rules.sqlite'}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    return con
+
+
+# -- lookup ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """One rule as ``regelwerk rule`` shows it (the ``--json`` contract plus helpful extras)."""
+
+    number: str
+    title: str
+    text: str
+    language: str
+    version: str | None
+    document: str
+    current: str | None
+    subrules: tuple[dict[str, Any], ...] = ()
+    examples: tuple[str, ...] = ()
+    references: tuple[dict[str, Any], ...] = ()
+    notes: tuple[str, ...] = ()
+    elsewhere: tuple[dict[str, Any], ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "title": self.title,
+            "text": self.text,
+            "subrules": list(self.subrules),
+            "examples": list(self.examples),
+            "language": self.language,
+            "version": self.version,
+            "document": self.document,
+            "current": self.current,
+            "references": list(self.references),
+            "notes": list(self.notes),
+            "elsewhere": list(self.elsewhere),
+        }
+
+
+def lookup(library: Library, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
+    """The rule `query` names ("702.22", "rule 702.22 j", "CR 510.1c", "Regel 702.19").
+
+    Default: the newest English version that has it (the German documents only with
+    ``lang="de"`` or when no English one does). Raises InvalidRuleNumber for a malformed
+    number, UnknownVersion for a version nobody has, UnknownRule for a number in no document.
+    """
+    number = str(RuleNumber.from_query(query))
+    con = rules_table(library)
+    try:
+        docs = {r["id"]: r for r in con.execute("SELECT * FROM docs")}
+        if version is not None and not any(d["version"] == version for d in docs.values()):
+            known = sorted({d["version"] for d in docs.values() if d["version"]}, reverse=True)
+            raise UnknownVersion(
+                f"no ingested document has version {version!r}; versions: {', '.join(known) or 'none'}"
+            )
+        rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (number,))]
+        chosen = _choose(rows, docs, version, lang)
+        notes: list[str] = []
+        if chosen is None:
+            moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
+            chosen = _choose(moved, docs, version, lang)
+            if chosen is None:
+                raise _unknown(con, number, version, lang)
+            notes.append(
+                f"{number} is in no ingested document{_scope(version, lang)}; the same rule is "
+                f"{chosen['number']} in {_where(docs[chosen['doc']])}."
+            )
+        return _view(con, chosen, docs, rows, notes)
+    finally:
+        con.close()
+
+
+def _matches(row: sqlite3.Row, docs: dict[str, sqlite3.Row], version: str | None, lang: str | None) -> bool:
+    if version is not None and docs[row["doc"]]["version"] != version:
+        return False
+    return lang is None or row["language"] == lang
+
+
+def _choose(
+    rows: list[sqlite3.Row], docs: dict[str, sqlite3.Row], version: str | None, lang: str | None
+) -> sqlite3.Row | None:
+    fitting = [r for r in rows if _matches(r, docs, version, lang)]
+    if not fitting:
+        return None
+    return max(fitting, key=lambda r: (r["language"] == "en", docs[r["doc"]]["rank"], -r["position"]))
+
+
+def _where(doc: sqlite3.Row) -> str:
+    if doc["kind"] in CR_KINDS and doc["version"]:
+        return f"the {doc['version']} rules"
+    return f"{doc['id']!r} ({doc['language']})"
+
+
+def _scope(version: str | None, lang: str | None) -> str:
+    parts = [f"version {version}"] if version else []
+    if lang:
+        parts.append(f"language {lang!r}")
+    return f" for {' and '.join(parts)}" if parts else ""
+
+
+def _title(con: sqlite3.Connection, row: sqlite3.Row) -> str:
+    """A subrule has no title of its own; it borrows its rule's ("702.22j" -> "Banding")."""
+    if row["title"] or not row["parent"]:
+        return str(row["title"] or "")
+    parent = con.execute(
+        "SELECT title FROM sections WHERE doc = ? AND number = ? AND language = ?",
+        (row["doc"], row["parent"], row["language"]),
+    ).fetchone()
+    return str(parent["title"]) if parent else ""
+
+
+def _label(con: sqlite3.Connection, row: sqlite3.Row, width: int = 60) -> str:
+    """A title for a cross-reference: the rule's own or borrowed title, else its first words."""
+    title = _title(con, row)
+    if title and row["kind"] != "subrule":
+        return title
+    text = " ".join(str(row["text"] or "").split())
+    short = text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
+    return f"{title}: {short}" if title else short
+
+
+def _view(
+    con: sqlite3.Connection,
+    row: sqlite3.Row,
+    docs: dict[str, sqlite3.Row],
+    same_number: list[sqlite3.Row],
+    notes: list[str],
+) -> RuleView:
+    doc = docs[row["doc"]]
+    number, current = row["number"], row["current"]
+    title = _title(con, row)
+    children = con.execute(
+        "SELECT * FROM sections WHERE doc = ? AND parent = ? AND language = ? ORDER BY position",
+        (row["doc"], number, row["language"]),
+    ).fetchall()
+    if current and current != number:
+        notes.append(f"{number} in {_where(doc)} is {title or 'this rule'}; today that is {current}.")
+    elif current is None:
+        notes.append(f"{number} in {_where(doc)}: its number in the newest English rules is not known.")
+    elsewhere = []
+    for other in same_number:
+        if other["doc"] == row["doc"] or other["language"] != row["language"]:
+            continue
+        moved = other["current"] != current and other["current"] is not None
+        unlinked = other["current"] is None and other["title"] and other["title"] != row["title"]
+        if (moved or unlinked) and docs[other["doc"]]["kind"] in CR_KINDS:
+            elsewhere.append(
+                {
+                    "document": other["doc"],
+                    "version": docs[other["doc"]]["version"],
+                    "title": _title(con, other),
+                    "current": other["current"],
+                }
+            )
+    for e in elsewhere[:3]:
+        today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
+        notes.append(f"{number} in the {e['version'] or e['document']} rules is {e['title']}{today}.")
+    refs: dict[str, None] = {}
+    for r in (row, *children):
+        for ref in json.loads(r["refs"]):
+            if ref != number and not RuleNumber.parse(number).contains(RuleNumber.parse(ref)):
+                refs.setdefault(ref, None)
+    references = []
+    for ref in refs:
+        # the same document first, else the newest release that has it
+        target = con.execute(
+            "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? "
+            "ORDER BY s.doc = ? DESC, s.language = ? DESC, d.rank DESC",
+            (ref, row["doc"], row["language"]),
+        ).fetchone()
+        references.append({"number": ref, "title": _label(con, target) if target else None})
+    return RuleView(
+        number=number,
+        title=title,
+        text=row["text"] or "",
+        language=row["language"],
+        version=doc["version"],
+        document=row["doc"],
+        current=current,
+        subrules=tuple(
+            {
+                "number": c["number"],
+                "text": c["text"],
+                "examples": json.loads(c["examples"]),
+                "current": c["current"],
+            }
+            for c in children
+        ),
+        examples=tuple(json.loads(row["examples"])),
+        references=tuple(references),
+        notes=tuple(notes),
+        elsewhere=tuple(elsewhere),
+    )
+
+
+def _unknown(con: sqlite3.Connection, number: str, version: str | None, lang: str | None) -> UnknownRule:
+    """UnknownRule naming the nearest numbers that do exist (same section first)."""
+    target = RuleNumber.parse(number)
+    every = sorted(
+        {r[0] for r in con.execute("SELECT DISTINCT number FROM sections")},
+        key=lambda n: RuleNumber.parse(n).sort_key(),
+    )
+    same_kind = [n for n in every if RuleNumber.parse(n).kind == target.kind] or every
+    keys = [RuleNumber.parse(n).sort_key() for n in same_kind]
+    i = bisect.bisect_left(keys, target.sort_key())
+    near = same_kind[max(0, i - 2) : i + 2]
+    same_section = [n for n in near if RuleNumber.parse(n).section == target.section]
+    offer = same_section or near
+    hint = f"; nearest: {', '.join(offer)}" if offer else "; no rules are ingested yet"
+    return UnknownRule(f"rule {number!r} is in no ingested document{_scope(version, lang)}{hint}")

@@ -1,0 +1,248 @@
+"""The whoosh index over every ingested document: schema, build, and opening it.
+
+One whoosh document per numbered section, keyword section and glossary entry. Each language
+has its own title, context and text fields analyzed by that language's analyzer (see
+``analysis``): a German section fills the ``*_de`` fields, an English one the ``*_en`` fields,
+and the keyword names linking knows are added in *both* languages to the context fields, so
+"banding" also finds the German "Bündnisfähigkeit" rules.
+
+The index is a derived artefact of the store (``Store.derived``): built on first use into a
+temporary directory with one writer in one process and renamed into place, keyed by the
+documents' sha256s, so a reader never sees half an index and a crash mid-build loses nothing.
+Which documents a plain search covers (the newest CR per language plus documents without a
+newer counterpart) is fixed for a given set of documents, so it is decided here and stored as
+the ``scope`` field instead of being recomputed per query.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from whoosh import index as whoosh_index
+from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
+
+from regelwerk.index.analysis import english, german
+from regelwerk.index.rules import CR_KINDS, current_numbers, keyword_links
+from regelwerk.ingest.errors import InputError
+from regelwerk.ingest.fold import fold
+from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.records import ParsedDocument, Section
+
+if TYPE_CHECKING:
+    from regelwerk.index.library import Library
+
+#: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
+INDEX_SALT = "search4"
+LANGUAGES = ("en", "de")
+VOCAB_FILE = "vocabulary.json"
+_WORD_SPLIT = re.compile(r"\w+")
+
+
+def schema() -> Schema:
+    en, de = english(), german()
+    return Schema(
+        key=ID(stored=True, unique=True),
+        number=ID(stored=True),
+        numpath=KEYWORD(),  # the number and its ancestors: "702", "702.22", "702.22j"
+        current=ID(stored=True),
+        title=STORED(),
+        term=STORED(),
+        text=STORED(),
+        title_en=TEXT(analyzer=en, phrase=False),
+        title_de=TEXT(analyzer=de, phrase=False),
+        ctx_en=TEXT(analyzer=en, phrase=False),
+        ctx_de=TEXT(analyzer=de, phrase=False),
+        text_en=TEXT(analyzer=en),
+        text_de=TEXT(analyzer=de),
+        language=ID(stored=True),
+        document=ID(stored=True),
+        version=ID(stored=True),
+        kind=ID(stored=True),
+        scope=ID(),
+        position=NUMERIC(stored=True, sortable=True),
+    )
+
+
+def default_scope(docs: list[ParsedDocument]) -> set[tuple[str, str]]:
+    """(document id, language) pairs a search covers without --version/--all-versions.
+
+    The newest CR release per language, and every other document in a language no CR release
+    covers (today: the German seeds); an undated English excerpt is superseded by any English
+    CR release.
+    """
+    newest: dict[str, tuple[str, str]] = {}
+    for p in docs:
+        d = p.document
+        if d.kind in CR_KINDS and d.version:
+            best = newest.get(d.language)
+            if best is None or (d.version, d.kind == "cr-text") > (best[1], False):
+                newest[d.language] = (d.id, d.version)
+    out: set[tuple[str, str]] = set()
+    for p in docs:
+        d = p.document
+        for lang in _languages(p):
+            if d.kind in CR_KINDS and d.version:
+                if newest.get(lang, ("",))[0] == d.id:
+                    out.add((d.id, lang))
+            elif lang not in newest:
+                out.add((d.id, lang))
+    return out
+
+
+def _languages(parsed: ParsedDocument) -> set[str]:
+    found = {s.language for s in parsed.sections} | {g.language for g in parsed.glossary}
+    return found or set(parsed.document.language.split("+"))
+
+
+def _numpath(number: str | None) -> str:
+    if not number:
+        return ""
+    try:
+        n: RuleNumber | None = RuleNumber.parse(number)
+    except InputError:
+        return ""
+    out = []
+    while n is not None:
+        out.append(str(n))
+        n = n.parent
+    return " ".join(out)
+
+
+def _keyword_names(library: Library) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
+    """``(document, rule number) -> (English names, German names)`` from linking's keywords."""
+    links = keyword_links(library)
+    out: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    if links is None or not hasattr(links, "keywords"):
+        return out
+    try:
+        keywords = list(links.keywords())
+    except Exception:  # linking is an enrichment here; the index must still build
+        return out
+    for k in keywords:
+        en = (k.en,)
+        de = tuple(k.german_names)
+        for ref in k.rules:
+            out.setdefault((ref.document, ref.number), (en, de))
+    return out
+
+
+def _records(library: Library) -> Iterator[dict[str, Any]]:
+    docs = library.store.all()
+    currents = current_numbers(library, docs)
+    names = _keyword_names(library)
+    scope = default_scope(docs)
+    for parsed in docs:
+        d = parsed.document
+        titles: dict[tuple[str | None, str], Section] = {}
+        for s in parsed.sections:
+            if s.number:
+                titles[(s.number, s.language)] = s
+        for s in parsed.sections:
+            if s.kind in ("front", "credits", "chapter"):
+                continue
+            ctx: dict[str, list[str]] = {"en": [], "de": []}
+            parent = titles.get((s.parent, s.language)) if s.parent else None
+            title = s.title or (parent.title if parent else "")
+            if parent is not None and parent.title and not s.title:
+                ctx[s.language].append(parent.title)
+            rule_number = s.number if s.kind == "rule" else s.parent
+            kw = names.get((d.id, rule_number or ""))
+            if kw is not None:
+                ctx["en"].extend(kw[0])
+                ctx["de"].extend(kw[1])
+            if s.keyword and s.keyword != s.title:
+                ctx[s.language].append(s.keyword)
+            text = s.text if s.text != s.title else ""
+            body = "\n".join([text, *s.examples])
+            yield {
+                "key": f"{d.id}#{s.position}",
+                "number": s.number,
+                "numpath": _numpath(s.number),
+                "current": currents.get((d.id, s.number)) if s.number else None,
+                "title": title,
+                "term": None,
+                "text": body or s.title,
+                f"title_{s.language}": s.title or s.keyword or "",
+                "ctx_en": " ".join(ctx["en"]),
+                "ctx_de": " ".join(ctx["de"]),
+                f"text_{s.language}": body,
+                "language": s.language,
+                "document": d.id,
+                "version": d.version,
+                "kind": s.kind,
+                "scope": "default" if (d.id, s.language) in scope else "other",
+                "position": s.position,
+            }
+        for g in parsed.glossary:
+            yield {
+                "key": f"{d.id}#g{g.position}",
+                "number": None,
+                "numpath": "",
+                "current": None,
+                "title": g.term,
+                "term": g.term,
+                "text": g.text,
+                f"title_{g.language}": g.term,
+                f"text_{g.language}": g.text,
+                "language": g.language,
+                "document": d.id,
+                "version": d.version,
+                "kind": "glossary",
+                "scope": "default" if (d.id, g.language) in scope else "other",
+                "position": 100000 + g.position,
+            }
+
+
+def build_index(library: Library, folder: Path) -> None:
+    """Write the whole index with one writer (one segment, no merging) plus the vocabulary."""
+    fields = schema()
+    names = set(fields.names())
+    ix = whoosh_index.create_in(str(folder), fields)
+    writer = ix.writer(limitmb=256, procs=1, multisegment=False)
+    seen: Counter[str] = Counter()
+    try:
+        for rec in _records(library):
+            writer.add_document(**{k: v for k, v in rec.items() if v is not None and k in names})
+            seen.update(_WORD_SPLIT.findall(f"{rec['title']} {rec['text']}".lower()))
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    vocab: Counter[str] = Counter()
+    spelled: dict[str, tuple[int, str]] = {}
+    for word, n in seen.items():
+        if len(word) < 3 or word.isdigit():
+            continue
+        folded = fold(word)
+        vocab[folded] += n
+        if n > spelled.get(folded, (0, ""))[0]:
+            spelled[folded] = (n, word)
+    words = {w: [n, spelled[w][1]] for w, n in vocab.items()}
+    (folder / VOCAB_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+
+
+def index_dir(library: Library) -> Path:
+    """The current index directory, building it first if the documents changed."""
+    from regelwerk.index.terms import stamp
+
+    return library.store.derived(
+        "search", lambda tmp: build_index(library, tmp), salt=f"{INDEX_SALT}-{stamp()}"
+    )
+
+
+def open_index(library: Library) -> Any:
+    return whoosh_index.open_dir(str(index_dir(library)))
+
+
+def load_vocabulary(folder: Path) -> dict[str, tuple[int, str]]:
+    """``folded word -> (count, most common spelling)`` of every indexed title and text word."""
+    raw = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
+    return {w: (int(v[0]), str(v[1])) for w, v in raw.items()}
+
+
+__all__ = ["LANGUAGES", "build_index", "default_scope", "index_dir", "open_index", "schema"]

@@ -1,0 +1,31 @@
+"""A store shared by the rule/search/relevance tests: built once per module, read many times.
+
+Ingesting a CR release and building the index takes a second or two, so these tests share one
+home per module instead of the per-test home conftest gives everything else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regelwerk.index.library import Library
+from tests.conftest import CORPUS
+
+NEWEST = CORPUS / "en" / "MagicCompRules-20260417.txt"
+OLDEST = CORPUS / "en" / "MagicCompRules-20110204.txt"
+
+
+def library_with(factory: pytest.TempPathFactory, *files: Path) -> Library:
+    """A library in a fresh home with the seeds plus `files` ingested."""
+    library = Library(factory.mktemp("search-home"))
+    if files:
+        report = library.ingest(files)
+        assert not report.errors, report.errors
+    return library
+
+
+def use_home(monkeypatch: pytest.MonkeyPatch, library: Library) -> None:
+    """Point the CLI (which opens ``Library()``) at `library`'s home."""
+    monkeypatch.setenv("REGELWERK_HOME", str(library.home))
