@@ -297,7 +297,13 @@ def _parse_rules(b: _Builder, lines: Sequence[Line]) -> None:
 
 
 def _looks_like_heading(text: str) -> bool:
-    return 0 < len(text) <= _HEADING_MAX and not _SENTENCE_END.search(text)
+    """Short and unpunctuated; a few keyword names end in "!" or ")" ("For Mirrodin!",
+    "∞ (Infinity)"), so a very short line ending in those still counts as a heading."""
+    if not 0 < len(text) <= _HEADING_MAX:
+        return False
+    if not _SENTENCE_END.search(text):
+        return True
+    return text[-1] in "!)" and len(text.split()) <= 3
 
 
 def _check_parents(b: _Builder) -> None:
