@@ -40,6 +40,12 @@ if TYPE_CHECKING:
 BOOSTS = {"title": 4.0, "ctx": 1.5, "text": 1.0}
 #: Words that reach a field only through translation weigh less than the user's own words.
 TRANSLATED = 0.6
+#: Coordination: a hit's score is multiplied by (1 + COORDINATION * share of the query's
+#: terms its title and text contain), so for questions the rule that answers most of the
+#: question beats a short glossary entry that repeats one word of it.
+COORDINATION = 2.0
+#: How many whoosh hits the coordination re-ranking looks at.
+RERANK = 40
 MAX_QUERY = 500
 HIGHLIGHT = ("«", "»")
 
@@ -194,8 +200,10 @@ class SearchEngine:
         translate = getattr(links, "translate", None)
         if translate is None:
             return to_en, to_de
-        for word in words:
-            pieces = [word, *split_compound(fold(word))]
+        words = list(words)
+        grams = [" ".join(words[i : i + n]) for n in (3, 2) for i in range(len(words) - n + 1)]
+        for word in [*grams, *words]:
+            pieces = [word, *split_compound(fold(word))] if " " not in word else [word]
             for piece in pieces:
                 for src, sink in (("de", to_en), ("en", to_de)):
                     try:
@@ -241,11 +249,35 @@ class SearchEngine:
             q = self._plain(text, highlight, notes)
         if q is None:
             return SearchResult(query, (), (*notes, "no searchable words in the query"))
-        results = self.searcher.search(q, limit=limit, filter=flt)
-        hits = [self._hit(r.fields(), r.score, highlight) for r in results]
+        results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt)
+        ranked = self._coordinate([(r.fields(), r.score) for r in results], highlight)
+        hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult(query, tuple(hits), tuple(notes))
 
-    def _field_terms(self, lang: str, words: Iterable[str], weight: float, out: list[Any]) -> None:
+    def _coordinate(
+        self, found: list[tuple[dict[str, Any], float]], wanted: dict[str, set[str]]
+    ) -> list[tuple[dict[str, Any], float]]:
+        """Re-rank by how much of the query each hit covers (see COORDINATION)."""
+        sizes = {lang: len(ts) for lang, ts in wanted.items()}
+        if max(sizes.values(), default=0) < 2:
+            return found
+        out = []
+        for f, sc in found:
+            lang = "de" if f.get("language") == "de" else "en"
+            if not sizes[lang]:
+                out.append((f, sc))
+                continue
+            words = _WORD.findall(f"{f.get('title') or ''} {f.get('text') or ''}")
+            have: set[str] = set()
+            for w in words:
+                have |= self._analyze(lang, w)
+            share = len(have & wanted[lang]) / sizes[lang]
+            out.append((f, sc * (1 + COORDINATION * share)))
+        out.sort(key=lambda x: -x[1])
+        return out
+
+    def _term_clauses(self, lang: str, words: Iterable[str], weight: float, out: list[Any]) -> None:
+        """One clause per term and field; whoosh sums the scores of the clauses that match."""
         for t in words:
             for field, boost in BOOSTS.items():
                 out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
@@ -266,10 +298,10 @@ class SearchEngine:
         en, de = set(terms("en", joined)), set(terms("de", joined))
         to_en, to_de = self._translations(fixed)
         clauses: list[Any] = []
-        self._field_terms("en", en, 1.0, clauses)
-        self._field_terms("de", de, 1.0, clauses)
-        self._field_terms("en", to_en - en, TRANSLATED, clauses)
-        self._field_terms("de", to_de - de, TRANSLATED, clauses)
+        self._term_clauses("en", en, 1.0, clauses)
+        self._term_clauses("de", de, 1.0, clauses)
+        self._term_clauses("en", to_en - en, TRANSLATED, clauses)
+        self._term_clauses("de", to_de - de, TRANSLATED, clauses)
         for n in numbers:
             try:
                 norm = str(RuleNumber.parse(n))
