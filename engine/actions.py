@@ -1,0 +1,465 @@
+"""The things that happen to cards and players: entering, dying, damage, life, tokens,
+counters, phasing, and the keyword actions bolster (701.39), populate (701.36) and
+proliferate (701.34). Every change narrates itself with the rule that makes it happen.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from regelwerk.engine import triggers
+from regelwerk.engine.characteristics import (
+    has,
+    is_creature,
+    keywords,
+    protection_from,
+    toughness,
+    values,
+)
+from regelwerk.engine.effects import add_effect
+from regelwerk.engine.events import Label, Ref, refs, say
+from regelwerk.engine.messages import counters_de, counters_en, keyword_de
+from regelwerk.engine.narration import illegal
+from regelwerk.engine.state import Card, CardSpec, Effect, Game, Player
+
+
+def kw_label(name: str) -> Label:
+    return Label(keyword_de(name), name)
+
+
+# --- entering and leaving the battlefield --------------------------------------------------
+
+
+def enter_battlefield(
+    game: Game,
+    card: Card,
+    controller: str,
+    *,
+    rule: str,
+    key: str = "enters",
+    tapped: bool = False,
+    attacking: bool = False,
+    **params: Any,
+) -> None:
+    """Put a card onto the battlefield and trigger what watches for it (603.6a)."""
+    card.zone = "battlefield"
+    card.controller = controller
+    card.tapped = tapped
+    card.phased_out = False
+    card.sick = True
+    card.damage = 0
+    say(game, rule, key, card=Ref(card.id), player=Ref(controller), **params)
+    for n in values(game, card, "bloodthirst"):
+        opponents = [p for p in game.players.values() if p.id != controller]
+        if any(p.damage_this_turn > 0 for p in opponents):
+            card.counters["+1/+1"] += int(n)
+            say(game, "702.54a", "bloodthirst_yes", card=Ref(card.id), n=int(n))
+        else:
+            say(game, "702.54a", "bloodthirst_no", card=Ref(card.id))
+    if attacking and game.combat is not None:
+        game.combat.attackers.append(card.id)
+        say(game, "508.4", "enters_attacking", card=Ref(card.id), player=Ref(game.defending))
+    for spec in card.spec.triggers:
+        if spec.on == "enters":
+            triggers.add(
+                game,
+                controller,
+                card.id,
+                spec.id,
+                "603.6a",
+                spec=spec,
+                text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
+            )
+    if is_creature(game, card):
+        for other in game.battlefield():
+            if other.id == card.id or other.controller != controller:
+                continue
+            for spec in other.spec.triggers:
+                if spec.on == "another_creature_enters":
+                    triggers.add(
+                        game,
+                        controller,
+                        other.id,
+                        spec.id,
+                        "603.6a",
+                        spec=spec,
+                        text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
+                        entering=card.id,
+                    )
+
+
+def _leave(game: Game, card: Card) -> None:
+    if game.combat is not None:
+        game.combat.remove(card.id)
+    card.incarnation += 1  # a new object with no memory of its previous existence (400.7)
+    card.counters.clear()
+    card.damage = 0
+    card.deathtouched = False
+    card.tapped = False
+    card.attached_to = None
+    card.bestowed = False
+    card.phased_out = False
+
+
+def move_to_graveyard(game: Game, card: Card, rule: str, key: str, **params: Any) -> None:
+    """Battlefield to graveyard, with the look-back that persist needs (603.10a)."""
+    from_battlefield = card.zone == "battlefield"
+    was_creature = is_creature(game, card)
+    had_persist = from_battlefield and any(k.name == "persist" for k in keywords(game, card))
+    had_minus = card.counters["-1/-1"] > 0
+    controller = card.controller
+    _leave(game, card)
+    card.zone = "graveyard"
+    say(game, rule, key, card=Ref(card.id), owner=Ref(card.owner), **params)
+    if from_battlefield and was_creature:
+        game.history.deaths[card.id] += 1
+    for aura in list(game.cards.values()):
+        if aura.zone == "battlefield" and aura.attached_to == card.id:
+            aura.attached_to = None
+            if aura.bestowed:
+                aura.bestowed = False
+                say(game, "702.103f", "bestow_unattached", aura=Ref(aura.id))
+    if had_persist:
+        if had_minus:
+            say(game, "702.79a", "persist_no", card=Ref(card.id))
+        else:
+            triggers.add(
+                game,
+                controller,
+                card.id,
+                "persist",
+                "702.79a",
+                keyword="persist",
+                text=kw_label("persist"),
+                incarnation=card.incarnation,
+            )
+    if card.token:
+        card.controller = card.owner
+
+
+def destroy(game: Game, card: Card, rule: str) -> bool:
+    """Destroy (701.8a), unless it is indestructible (702.12b)."""
+    if has(game, card, "indestructible"):
+        say(game, "702.12b", "indestructible", card=Ref(card.id))
+        return False
+    move_to_graveyard(game, card, rule, "destroyed")
+    return True
+
+
+def phase_out(game: Game, card: Card) -> None:
+    """Phasing out is no zone change (702.26d); it leaves combat (506.4)."""
+    card.phased_out = True
+    if game.combat is not None:
+        game.combat.remove(card.id)
+    say(game, "702.26b", "phases_out", card=Ref(card.id))
+    for other in game.cards.values():
+        if other.zone == "battlefield" and other.attached_to == card.id and not other.phased_out:
+            other.phased_out = True
+            say(game, "702.26g", "phases_out_indirectly", card=Ref(other.id), host=Ref(card.id))
+
+
+def phase_in(game: Game, card: Card) -> None:
+    card.phased_out = False
+    say(game, "702.26c", "phases_in", card=Ref(card.id))
+    for other in game.cards.values():
+        if other.zone == "battlefield" and other.attached_to == card.id and other.phased_out:
+            other.phased_out = False
+            say(game, "702.26g", "phases_in_indirectly", card=Ref(other.id), host=Ref(card.id))
+
+
+# --- damage and life -----------------------------------------------------------------------
+
+
+def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: bool) -> int:
+    """Deal damage and process its results (120.3); returns the damage actually dealt."""
+    if amount <= 0:
+        return 0
+    if target in game.players:
+        player = game.players[target]
+        player.life -= amount
+        player.damage_this_turn += amount
+        game.history.damage_taken[target] += amount
+        say(
+            game,
+            "510.2" if combat else "120.3a",
+            "combat_damage_player" if combat else "damage_player",
+            source=Ref(source.id),
+            player=Ref(target),
+            n=amount,
+            life=player.life,
+        )
+        if combat:
+            for n in values(game, source, "poisonous"):
+                triggers.add(
+                    game,
+                    source.controller,
+                    source.id,
+                    "poisonous",
+                    "702.70a",
+                    keyword="poisonous",
+                    text=kw_label("poisonous"),
+                    player=target,
+                    n=int(n),
+                )
+            for spec in source.spec.triggers:
+                if spec.on == "combat_damage_to_player":
+                    triggers.add(
+                        game,
+                        source.controller,
+                        source.id,
+                        spec.id,
+                        "603.2",
+                        spec=spec,
+                        text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
+                    )
+        return amount
+    victim = game.cards[target]
+    quality = protection_from(game, victim, source)
+    if quality is not None:
+        say(
+            game,
+            "702.16e",
+            "damage_prevented",
+            source=Ref(source.id),
+            card=Ref(victim.id),
+            n=amount,
+            quality=kw_label(f"protection from {quality}"),
+        )
+        return 0
+    victim.damage += amount
+    game.history.damage_taken[victim.id] += amount
+    say(
+        game,
+        "510.2" if combat else "120.3e",
+        "combat_damage_creature" if combat else "damage_creature",
+        source=Ref(source.id),
+        card=Ref(victim.id),
+        n=amount,
+        total=victim.damage,
+    )
+    if has(game, source, "deathtouch"):
+        victim.deathtouched = True
+        say(game, "702.2b", "deathtouch_marked", source=Ref(source.id), card=Ref(victim.id))
+    return amount
+
+
+def gain_life(game: Game, player: Player, n: int, rule: str, source: str) -> None:
+    player.life += n
+    say(game, rule, "gain_life", player=Ref(player.id), n=n, life=player.life, source=Ref(source))
+
+
+# --- tokens and counters ---------------------------------------------------------------------
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def create_tokens(
+    game: Game, controller: str, spec: CardSpec, count: int, *, attacking: bool, rule: str
+) -> list[Card]:
+    made: list[Card] = []
+    for _ in range(count):
+        game.token_serial += 1
+        tid = f"{_slug(spec.name_en)}-{game.token_serial}"
+        card = Card(id=tid, spec=spec, owner=controller, controller=controller, zone="limbo", token=True)
+        game.cards[tid] = card
+        made.append(card)
+    for card in made:
+        enter_battlefield(
+            game, card, controller, rule=rule, key="token_created", tapped=attacking, attacking=attacking
+        )
+    return made
+
+
+def put_counters(game: Game, card: Card, kind: str, n: int, rule: str) -> None:
+    card.counters[kind] += n
+    say(
+        game,
+        rule,
+        "counters_added",
+        card=Ref(card.id),
+        what=Label(counters_de(kind, n), counters_en(kind, n)),
+    )
+
+
+def bolster(game: Game, source: Card, controller: str, n: int) -> None:
+    """701.39a: the creature with the least toughness (the controller breaks ties)."""
+    mine = [c for c in game.battlefield() if c.controller == controller and is_creature(game, c)]
+    if not mine:
+        say(game, "701.39a", "bolster_nothing", player=Ref(controller))
+        return
+    least = min(toughness(game, c) for c in mine)
+    candidates = [c for c in mine if toughness(game, c) == least]
+    chosen_id = game.choices.get(source.id)
+    if chosen_id is None:
+        chosen = candidates[0]
+    else:
+        chosen = game.cards.get(str(chosen_id)) or candidates[0]
+        if chosen not in candidates:
+            raise illegal(
+                game,
+                "701.39a",
+                "bolster_not_least",
+                card=Ref(chosen.id),
+                least=least,
+                candidates=refs([c.id for c in candidates]),
+            )
+    say(game, "701.39a", "bolster", player=Ref(controller), card=Ref(chosen.id), n=n, least=least)
+    put_counters(game, chosen, "+1/+1", n, "122.1a")
+
+
+def populate(game: Game, source: Card, controller: str) -> None:
+    """701.36a: copy a creature token you control; without one, nothing happens (701.36b)."""
+    tokens = [
+        c for c in game.battlefield() if c.controller == controller and c.token and is_creature(game, c)
+    ]
+    if not tokens:
+        say(game, "701.36b", "populate_nothing", player=Ref(controller))
+        return
+    chosen_id = game.choices.get(source.id)
+    chosen = next((t for t in tokens if t.id == chosen_id), tokens[0]) if chosen_id else tokens[0]
+    if chosen_id and chosen.id != chosen_id:
+        raise illegal(game, "701.36a", "populate_not_token", card=Ref(str(chosen_id)))
+    say(game, "701.36a", "populate", player=Ref(controller), card=Ref(chosen.id))
+    create_tokens(game, controller, chosen.spec, 1, attacking=False, rule="707.2")
+
+
+def proliferate(game: Game, source: Card, controller: str) -> None:
+    """701.34a: each chosen permanent or player gets one more counter of *each* kind."""
+    chosen = game.choices.get(source.id)
+    with_counters = [c.id for c in game.battlefield() if any(n > 0 for n in c.counters.values())]
+    with_counters += [p.id for p in game.players.values() if p.poison > 0]
+    picked = [str(x) for x in chosen] if isinstance(chosen, list) else with_counters
+    for pid in picked:
+        if pid not in with_counters:
+            raise illegal(game, "701.34a", "proliferate_no_counters", thing=Ref(pid))
+    say(game, "701.34a", "proliferate", player=Ref(controller), chosen=refs(picked))
+    for pid in picked:
+        if pid in game.players:
+            game.players[pid].poison += 1
+            say(game, "701.34a", "proliferate_poison", player=Ref(pid), total=game.players[pid].poison)
+        else:
+            card = game.cards[pid]
+            for kind in sorted(k for k, n in card.counters.items() if n > 0):
+                put_counters(game, card, kind, 1, "701.34a")
+
+
+# --- targets and effects ---------------------------------------------------------------------
+
+
+def check_target(game: Game, source: Card, target: str | None, kind: str, rule: str) -> None:
+    """Is ``target`` a legal target for ``source``? Raises IllegalAction citing the rule."""
+    if target is None:
+        raise illegal(game, rule, "target_missing", source=Ref(source.id))
+    if target in game.players:
+        if kind != "target":
+            raise illegal(game, rule, "target_not_creature", source=Ref(source.id), target=Ref(target))
+        return
+    card = game.cards.get(target)
+    if card is None or card.zone != "battlefield":
+        raise illegal(game, rule, "target_missing", source=Ref(source.id))
+    if card.phased_out:
+        raise illegal(game, "702.26b", "target_phased_out", source=Ref(source.id), target=Ref(target))
+    if kind in ("target_creature", "target_attacking", "target") and not is_creature(game, card):
+        raise illegal(game, rule, "target_not_creature", source=Ref(source.id), target=Ref(target))
+    if kind == "target_attacking" and (game.combat is None or target not in game.combat.attackers):
+        raise illegal(game, rule, "target_not_attacking", source=Ref(source.id), target=Ref(target))
+    quality = protection_from(game, card, source)
+    if quality is not None:
+        raise illegal(
+            game,
+            "702.16b",
+            "target_protection",
+            source=Ref(source.id),
+            target=Ref(target),
+            quality=kw_label(f"protection from {quality}"),
+        )
+
+
+TARGETED = ("target", "target_creature", "target_attacking")
+
+
+def resolve_effect(
+    game: Game,
+    effect: Effect,
+    source: Card,
+    controller: str,
+    target: str | None,
+    rule: str,
+    context: dict[str, Any] | None = None,
+) -> None:
+    ctx = context or {}
+    kind = effect.kind
+    if effect.target in TARGETED:
+        check_target(game, source, target, effect.target, "608.2b")
+    if kind == "gain_life":
+        n = effect.amount
+        if effect.life_from == "toughness":
+            n = toughness(game, game.cards[ctx["entering"]])
+        gain_life(game, game.players[controller], n, rule, source.id)
+    elif kind == "lose_life":
+        p = game.players[controller]
+        p.life -= effect.amount
+        say(game, rule, "lose_life", player=Ref(p.id), n=effect.amount, life=p.life)
+    elif kind == "pump":
+        if effect.target == "self":
+            affected = [source] if source.on_battlefield else []
+        else:
+            assert target is not None
+            affected = [game.cards[target]]
+        if affected:
+            add_effect(game, source.id, affected, effect.power, effect.toughness, effect.keywords)
+            key = "pump_keywords" if effect.keywords else "pump"
+            if effect.keywords and not (effect.power or effect.toughness):
+                key = "grant"
+            say(
+                game,
+                rule,
+                key,
+                card=Ref(affected[0].id),
+                power=_signed(effect.power),
+                toughness=_signed(effect.toughness),
+                keywords=[kw_label(str(k)) for k in effect.keywords],
+            )
+    elif kind == "damage":
+        if effect.target == "each_creature":
+            for c in [c for c in game.battlefield() if is_creature(game, c)]:
+                deal_damage(game, source, c.id, effect.amount, combat=False)
+        else:
+            assert target is not None
+            deal_damage(game, source, target, effect.amount, combat=False)
+    elif kind == "destroy":
+        victims = (
+            [c for c in game.battlefield() if is_creature(game, c)]
+            if effect.target == "each_creature"
+            else [game.cards[str(target)]]
+        )
+        for c in victims:
+            destroy(game, c, "701.8a")
+    elif kind == "create_tokens":
+        assert effect.token is not None
+        create_tokens(
+            game, controller, effect.token, effect.count, attacking=effect.tapped_attacking, rule="111.1"
+        )
+    elif kind == "bolster":
+        bolster(game, source, controller, effect.amount)
+    elif kind == "populate":
+        populate(game, source, controller)
+    elif kind == "proliferate":
+        proliferate(game, source, controller)
+    elif kind == "put_counters":
+        victim = source if effect.target == "self" else game.cards[str(target)]
+        put_counters(game, victim, effect.counter, effect.amount, "122.1")
+    elif kind == "phase_out":
+        phase_out(game, source if effect.target == "self" else game.cards[str(target)])
+    elif kind == "cant_block":
+        add_effect(game, source.id, [], cant_block_max_power=effect.amount)
+        say(game, rule, "cant_block_effect", source=Ref(source.id), n=effect.amount)
+    else:  # pragma: no cover - the loader only admits EFFECT_KINDS
+        raise ValueError(f"unknown effect kind {kind!r}")
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)

@@ -1,0 +1,586 @@
+"""The combat phase (506-511): attackers with bands, blockers with their restrictions, and
+one or two combat damage steps with free damage division.
+
+Since the 2025 rules there is no damage assignment order: a blocked creature divides its
+damage among its blockers as its controller chooses (510.1c-d), trample still requires lethal
+damage to every blocker before the rest may go to the player (702.19b, with deathtouch making
+any nonzero amount lethal, 702.2c), and banding hands the choice to the other player
+(702.22j-k).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from regelwerk.engine import triggers
+from regelwerk.engine.actions import deal_damage, kw_label
+from regelwerk.engine.characteristics import (
+    has,
+    is_creature,
+    keywords,
+    max_blockers,
+    power,
+    protection_from,
+    subtypes,
+    toughness,
+    values,
+)
+from regelwerk.engine.effects import cant_block_limits
+from regelwerk.engine.errors import WrongStep
+from regelwerk.engine.events import Label, Ref, Share, refs, say
+from regelwerk.engine.narration import illegal
+from regelwerk.engine.stack import settle
+from regelwerk.engine.state import Card, Game
+
+
+@dataclass
+class Combat:
+    attackers: list[str] = field(default_factory=list)
+    bands: list[list[str]] = field(default_factory=list)
+    blocks: dict[str, list[str]] = field(default_factory=dict)  # blocker -> attackers
+    blocked: set[str] = field(default_factory=set)
+    blockers_declared: bool = False
+    provoked: dict[str, str] = field(default_factory=dict)  # provoking attacker -> creature
+    first_strike: bool | None = None
+    fs_at_start: set[str] = field(default_factory=set)
+    steps_done: int = 0
+
+    def band_of(self, cid: str) -> list[str]:
+        return next((b for b in self.bands if cid in b), [cid])
+
+    def blockers_of(self, attacker: str) -> list[str]:
+        return [b for b, attacked in self.blocks.items() if attacker in attacked]
+
+    def remove(self, cid: str) -> None:
+        """Removed from combat (506.4), and from its band (702.22f)."""
+        if cid in self.attackers:
+            self.attackers.remove(cid)
+        for band in self.bands:
+            if cid in band:
+                band.remove(cid)
+        self.blocks.pop(cid, None)
+        for attacked in self.blocks.values():
+            if cid in attacked:
+                attacked.remove(cid)
+
+    @property
+    def damage_pending(self) -> bool:
+        if not self.attackers and self.first_strike is None:
+            return False
+        total = 2 if self.first_strike else 1
+        return self.first_strike is None or self.steps_done < total
+
+
+def _card(game: Game, cid: str, rule: str) -> Card:
+    card = game.cards.get(cid)
+    if card is None or card.zone != "battlefield":
+        raise illegal(game, rule, "not_on_battlefield", card=Ref(cid))
+    if card.phased_out:
+        raise illegal(game, "702.26b", "phased_out_cant", card=Ref(cid))
+    return card
+
+
+# --- 508 declare attackers ---------------------------------------------------------------
+
+
+def declare_attackers(game: Game, attackers: list[str], bands: list[list[str]]) -> None:
+    if game.step != "main1" or game.attacked_this_turn:
+        raise WrongStep("attack", "one 'attack' action per turn, in the first main phase")
+    for cid in attackers:
+        card = _card(game, cid, "508.1a")
+        if card.controller != game.active:
+            raise illegal(game, "508.1a", "attack_not_yours", card=Ref(cid), player=Ref(game.active))
+        if not is_creature(game, card):
+            raise illegal(game, "506.3", "not_a_creature", card=Ref(cid))
+        if card.tapped:
+            raise illegal(game, "508.1a", "attack_tapped", card=Ref(cid))
+        if card.sick and not has(game, card, "haste"):
+            raise illegal(game, "302.6", "attack_sick", card=Ref(cid))
+        if has(game, card, "defender"):
+            raise illegal(game, "702.3b", "attack_defender", card=Ref(cid))
+    _check_bands(game, attackers, bands)
+
+    combat = Combat(attackers=list(attackers), bands=[list(b) for b in bands])
+    game.combat = combat
+    game.attacked_this_turn = True
+    game.step = "declare_attackers"
+    say(
+        game,
+        "508.1a",
+        "declare_attackers",
+        player=Ref(game.active),
+        cards=refs(attackers),
+        defender=Ref(game.defending),
+    )
+    for band in bands:
+        say(game, "508.1e", "band_announced", player=Ref(game.active), cards=refs(band))
+    tapping = [c for c in attackers if not has(game, game.cards[c], "vigilance")]
+    for cid in attackers:
+        if cid in tapping:
+            game.cards[cid].tapped = True
+        else:
+            say(game, "702.20b", "vigilance", card=Ref(cid))
+    if tapping:
+        say(game, "508.1f", "attackers_tap", cards=refs(tapping))
+    _attack_triggers(game, attackers)
+    settle(game)
+
+
+def _banding_kinds(game: Game, card: Card) -> tuple[bool, list[str]]:
+    kws = keywords(game, card)
+    banding = any(k.name == "banding" for k in kws)
+    others = [str(k.value) for k in kws if k.name == "bands with other"]
+    return banding, others
+
+
+def _check_bands(game: Game, attackers: list[str], bands: list[list[str]]) -> None:
+    """702.22c: banding creatures plus at most one without, or a "bands with other" band."""
+    seen: set[str] = set()
+    for band in bands:
+        for cid in band:
+            if cid not in attackers:
+                raise illegal(game, "702.22c", "band_not_attacking", card=Ref(cid))
+            if cid in seen:
+                raise illegal(game, "702.22c", "band_twice", card=Ref(cid))
+            seen.add(cid)
+        members = [game.cards[c] for c in band]
+        kinds = [_banding_kinds(game, c) for c in members]
+        with_banding = [c.id for c, (b, _) in zip(members, kinds, strict=True) if b]
+        without = [c.id for c, (b, _) in zip(members, kinds, strict=True) if not b]
+        if with_banding and len(without) <= 1:
+            continue
+        qualities = {q for _, others in kinds for q in others}
+        if any(all(q in subtypes(c) for c in members) for q in qualities):
+            continue
+        if not with_banding and not qualities:
+            raise illegal(game, "702.22c", "band_no_banding", cards=refs(band))
+        raise illegal(game, "702.22c", "band_too_many_without", cards=refs(without))
+
+
+def _attack_triggers(game: Game, attackers: list[str]) -> None:
+    for cid in attackers:
+        card = game.cards[cid]
+        for kw in keywords(game, card):
+            if kw.name == "battle cry":
+                triggers.add(
+                    game,
+                    card.controller,
+                    cid,
+                    "battle cry",
+                    "702.91a",
+                    keyword="battle cry",
+                    text=kw_label("battle cry"),
+                )
+            elif kw.name == "provoke":
+                target = game.choices.get(cid)
+                triggers.add(
+                    game,
+                    card.controller,
+                    cid,
+                    "provoke",
+                    "702.39a",
+                    keyword="provoke",
+                    text=kw_label("provoke"),
+                    target=None if target is None else str(target),
+                )
+        for spec in card.spec.triggers:
+            text = Label(spec.label_de or spec.id, spec.label_en or spec.id)
+            if spec.on == "attacks":
+                triggers.add(game, card.controller, cid, spec.id, "508.3a", spec=spec, text=text)
+            elif spec.on == "battalion":
+                if len(attackers) >= 3:
+                    say(game, "207.2c", "battalion", card=Ref(cid), n=len(attackers) - 1)
+                    triggers.add(game, card.controller, cid, spec.id, "603.2", spec=spec, text=text)
+                else:
+                    say(game, "207.2c", "battalion_not", card=Ref(cid), n=len(attackers) - 1)
+    for watcher in game.battlefield():
+        for spec in watcher.spec.triggers:
+            if spec.on != "ally_attacks" or watcher.controller != game.active:
+                continue
+            for cid in attackers:
+                if not spec.subtype or spec.subtype in subtypes(game.cards[cid]):
+                    triggers.add(
+                        game,
+                        watcher.controller,
+                        watcher.id,
+                        spec.id,
+                        "508.3a",
+                        spec=spec,
+                        text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
+                        attacker=cid,
+                    )
+
+
+# --- 509 declare blockers ----------------------------------------------------------------
+
+
+def declare_blockers(game: Game, blocks: dict[str, str]) -> None:
+    combat = game.combat
+    if combat is None or game.step != "declare_attackers":
+        raise WrongStep("block", "an 'attack' action first, and one 'block' action per combat")
+    for blocker_id, attacker_id in blocks.items():
+        blocker = _card(game, blocker_id, "509.1a")
+        if blocker.controller != game.defending:
+            raise illegal(game, "509.1a", "block_not_yours", card=Ref(blocker_id), player=Ref(game.defending))
+        if not is_creature(game, blocker):
+            raise illegal(game, "506.3", "not_a_creature", card=Ref(blocker_id))
+        if blocker.tapped:
+            raise illegal(game, "509.1a", "block_tapped", card=Ref(blocker_id))
+        if attacker_id not in combat.attackers:
+            raise illegal(
+                game, "509.1a", "block_not_attacking", card=Ref(blocker_id), attacker=Ref(attacker_id)
+            )
+        _check_restrictions(game, blocker, game.cards[attacker_id])
+
+    assigned: dict[str, list[str]] = {}
+    for blocker_id, attacker_id in blocks.items():
+        assigned[blocker_id] = list(combat.band_of(attacker_id))
+    for attacker_id in combat.attackers:
+        limit = max_blockers(game, game.cards[attacker_id])
+        count = sum(1 for attacked in assigned.values() if attacker_id in attacked)
+        if limit is not None and count > limit:
+            raise illegal(game, "509.1b", "too_many_blockers", card=Ref(attacker_id), n=limit)
+    _check_provoke(game, blocks)
+
+    combat.blocks = assigned
+    combat.blockers_declared = True
+    game.step = "declare_blockers"
+    if not blocks:
+        say(game, "509.1a", "no_blockers", player=Ref(game.defending))
+    for blocker_id, attacker_id in blocks.items():
+        say(game, "509.1a", "blocks", blocker=Ref(blocker_id), attacker=Ref(attacker_id))
+        others = [a for a in assigned[blocker_id] if a != attacker_id]
+        if others:
+            say(
+                game,
+                "702.22h",
+                "band_blocked",
+                blocker=Ref(blocker_id),
+                attacker=Ref(attacker_id),
+                cards=refs(others),
+            )
+    for attacker_id in combat.attackers:
+        if combat.blockers_of(attacker_id):
+            combat.blocked.add(attacker_id)
+    unblocked = [a for a in combat.attackers if a not in combat.blocked]
+    if blocks and unblocked:
+        say(game, "509.1h", "unblocked", cards=refs(unblocked))
+    game.history.blocked_by = {a: combat.blockers_of(a) for a in combat.attackers}
+    for blocker_id in blocks:
+        _bushido(game, blocker_id)
+    for attacker_id in combat.attackers:
+        if attacker_id in combat.blocked:
+            _bushido(game, attacker_id)
+    settle(game)
+
+
+def _bushido(game: Game, cid: str) -> None:
+    card = game.cards[cid]
+    for n in values(game, card, "bushido"):
+        triggers.add(
+            game,
+            card.controller,
+            cid,
+            "bushido",
+            "702.45a",
+            keyword="bushido",
+            text=Label(f"Bushido {n}", f"bushido {n}"),
+            n=int(n),
+            incarnation=card.incarnation,
+        )
+
+
+def _restriction(game: Game, blocker: Card, attacker: Card) -> tuple[str, str, dict[str, object]] | None:
+    """The first evasion or blocking restriction this block breaks (509.1b), if any."""
+    if has(game, attacker, "flying") and not (has(game, blocker, "flying") or has(game, blocker, "reach")):
+        return "702.9b", "block_flying", {}
+    for land in values(game, attacker, "landwalk"):
+        swamp = next(
+            (
+                c
+                for c in game.battlefield()
+                if c.controller == game.defending
+                and "Land" in c.spec.types
+                and str(land).capitalize() in c.spec.subtypes
+            ),
+            None,
+        )
+        if swamp is not None:
+            return "702.14c", "block_landwalk", {"land": Ref(swamp.id), "walk": kw_label(f"{land}walk")}
+    quality = protection_from(game, attacker, blocker)
+    if quality is not None:
+        return "702.16f", "block_protection", {"quality": kw_label(f"protection from {quality}")}
+    for eff in cant_block_limits(game):
+        limit = eff.cant_block_max_power
+        if limit is not None and power(game, blocker) <= limit:
+            return "509.1b", "block_power_limit", {"n": limit, "source": Ref(eff.source)}
+    return None
+
+
+def _check_restrictions(game: Game, blocker: Card, attacker: Card) -> None:
+    found = _restriction(game, blocker, attacker)
+    if found is not None:
+        rule, key, params = found
+        raise illegal(game, rule, key, blocker=Ref(blocker.id), attacker=Ref(attacker.id), **params)
+
+
+def _check_provoke(game: Game, blocks: dict[str, str]) -> None:
+    """Provoke is a blocking requirement (509.1c): obey it if no restriction forbids it."""
+    assert game.combat is not None
+    for provoker, target in game.combat.provoked.items():
+        if provoker not in game.combat.attackers or blocks.get(target) == provoker:
+            continue
+        victim = game.cards[target]
+        able = (
+            victim.on_battlefield
+            and not victim.tapped
+            and _restriction(game, victim, game.cards[provoker]) is None
+        )
+        if able:
+            raise illegal(game, "509.1c", "provoke_ignored", blocker=Ref(target), attacker=Ref(provoker))
+
+
+# --- 510 combat damage ---------------------------------------------------------------------
+
+
+Assignment = dict[str, dict[str, int]]
+
+
+def combat_damage(game: Game, assign: Assignment) -> None:
+    combat = game.combat
+    if combat is None or game.step not in ("declare_attackers", "declare_blockers", "combat_damage"):
+        raise WrongStep("damage", "an 'attack' action before combat damage")
+    if not combat.damage_pending:
+        raise WrongStep("damage", "no further combat damage step; 'end_combat' or 'end_turn' next")
+    if not combat.attackers and combat.first_strike is None:
+        raise WrongStep("damage", "attacking creatures; without them the step is skipped (508.8)")
+    if game.step == "declare_attackers":
+        declare_blockers(game, {})
+    in_combat = _in_combat(game)
+    if combat.first_strike is None:
+        combat.fs_at_start = {
+            c
+            for c in in_combat
+            if has(game, game.cards[c], "first strike") or has(game, game.cards[c], "double strike")
+        }
+        combat.first_strike = bool(combat.fs_at_start)
+        if combat.first_strike:
+            say(
+                game,
+                "510.4",
+                "first_strike_step",
+                cards=refs(sorted(combat.fs_at_start, key=in_combat.index)),
+            )
+    if combat.first_strike and combat.steps_done == 0:
+        dealing = [c for c in in_combat if c in combat.fs_at_start]
+    elif combat.first_strike:
+        dealing = [
+            c for c in in_combat if c not in combat.fs_at_start or has(game, game.cards[c], "double strike")
+        ]
+        say(game, "702.4b", "second_damage_step", cards=refs(dealing))
+    else:
+        dealing = in_combat
+    game.step = "combat_damage"
+    plan = _plan(game, combat, dealing, assign)
+    _check_trample(game, combat, plan)
+    for source, division in plan:
+        for target, amount in division.items():
+            deal_damage(game, game.cards[source], target, amount, combat=True)
+    combat.steps_done += 1
+    settle(game)
+
+
+def _in_combat(game: Game) -> list[str]:
+    assert game.combat is not None
+    blockers = [b for b in game.combat.blocks if game.cards[b].on_battlefield]
+    return [a for a in game.combat.attackers if game.cards[a].on_battlefield] + blockers
+
+
+def _band_blocker(game: Game, cards: list[str]) -> bool:
+    """Does a banding creature (or a matching "bands with other" pair) stand among ``cards``?"""
+    objs = [game.cards[c] for c in cards]
+    if any(_banding_kinds(game, c)[0] for c in objs):
+        return True
+    for c in objs:
+        for quality in _banding_kinds(game, c)[1]:
+            if sum(1 for o in objs if quality in subtypes(o)) >= 2:
+                return True
+    return False
+
+
+def _plan(
+    game: Game, combat: Combat, dealing: list[str], assign: Assignment
+) -> list[tuple[str, dict[str, int]]]:
+    plan: list[tuple[str, dict[str, int]]] = []
+    for cid in dealing:
+        card = game.cards[cid]
+        amount = power(game, card)
+        if amount <= 0:
+            say(game, "510.1a", "no_damage_power", card=Ref(cid), n=amount)
+            continue
+        attacking = cid in combat.attackers
+        if attacking:
+            blockers = [b for b in combat.blockers_of(cid) if game.cards[b].on_battlefield]
+            if cid not in combat.blocked:
+                plan.append((cid, {game.defending: amount}))
+                game.history.assigned_by[cid] = card.controller
+                continue
+            trample = has(game, card, "trample")
+            if not blockers:
+                if trample:
+                    say(game, "702.19d", "trample_no_blockers", card=Ref(cid))
+                    plan.append((cid, {game.defending: amount}))
+                else:
+                    say(game, "510.1c", "blocked_no_blockers", card=Ref(cid))
+                continue
+            if _band_blocker(game, blockers):
+                chooser, rule, key = game.defending, "702.22j", "assign_banding_defender"
+                trample = False
+            else:
+                chooser, rule, key = card.controller, "510.1c", "assign_attacker"
+            recipients = blockers + ([game.defending] if trample else [])
+        else:
+            attacked = [a for a in combat.blocks.get(cid, []) if game.cards[a].on_battlefield]
+            if not attacked:
+                say(game, "510.1d", "blocking_nothing", card=Ref(cid))
+                continue
+            if _band_blocker(game, attacked):
+                chooser, rule, key = game.active, "702.22k", "assign_banding_attacker"
+            else:
+                chooser, rule, key = card.controller, "510.1d", "assign_blocker"
+            recipients = attacked
+            trample = False
+        division = _division(
+            game,
+            card,
+            amount,
+            recipients,
+            assign.get(cid),
+            trample,
+            rule,
+            attacking,
+            chooser == card.controller,
+        )
+        game.history.assigned_by[cid] = chooser
+        if len(recipients) > 1 or rule in ("702.22j", "702.22k"):
+            say(
+                game,
+                rule,
+                key,
+                chooser=Ref(chooser),
+                card=Ref(cid),
+                controller=Ref(card.controller),
+                split=_split_text(division),
+            )
+        plan.append((cid, division))
+    return plan
+
+
+def _division(
+    game: Game,
+    card: Card,
+    amount: int,
+    recipients: list[str],
+    given: dict[str, int] | None,
+    trample: bool,
+    rule: str,
+    attacking: bool,
+    own: bool,
+) -> dict[str, int]:
+    if given is None:
+        if len(recipients) == 1:
+            return {recipients[0]: amount}
+        return _default_division(game, card, amount, recipients, trample)
+    for target, n in given.items():
+        if target not in recipients:
+            key = "assign_to_player" if target in game.players else "assign_wrong_target"
+            raise illegal(
+                game,
+                "702.19b" if target in game.players else rule,
+                key,
+                card=Ref(card.id),
+                target=Ref(target),
+            )
+        if n < 0:
+            raise illegal(game, rule, "assign_negative", card=Ref(card.id), target=Ref(target))
+    total = sum(given.values())
+    if total != amount:
+        raise illegal(game, "510.1a", "assign_total", card=Ref(card.id), n=amount, total=total)
+    return {t: n for t, n in given.items() if n > 0}
+
+
+def _default_division(
+    game: Game, card: Card, amount: int, recipients: list[str], trample: bool
+) -> dict[str, int]:
+    """Lethal damage to each blocker in turn; any rest to the player (trample) or the last one."""
+    out: dict[str, int] = {}
+    left = amount
+    creatures = [r for r in recipients if r in game.cards]
+    for r in creatures:
+        need = (
+            1
+            if has(game, card, "deathtouch")
+            else max(0, toughness(game, game.cards[r]) - game.cards[r].damage)
+        )
+        give = min(left, need)
+        if give:
+            out[r] = give
+        left -= give
+    if left:
+        last = game.defending if trample else creatures[-1]
+        out[last] = out.get(last, 0) + left
+    return out
+
+
+def _check_trample(game: Game, combat: Combat, plan: list[tuple[str, dict[str, int]]]) -> None:
+    """702.19b: excess may reach the player only once every blocker is assigned lethal damage,
+    counting damage already marked and other creatures' assignments this step; any nonzero
+    damage from a deathtouch source is lethal (702.2c)."""
+    incoming: dict[str, int] = {}
+    for _source, division in plan:
+        for target, n in division.items():
+            incoming[target] = incoming.get(target, 0) + n
+    for source, division in plan:
+        card = game.cards[source]
+        if source not in combat.attackers or source not in combat.blocked:
+            continue
+        if division.get(game.defending, 0) <= 0:
+            continue
+        deathtouch = has(game, card, "deathtouch")
+        for blocker in combat.blockers_of(source):
+            b = game.cards[blocker]
+            if not b.on_battlefield:
+                continue
+            mine = division.get(blocker, 0)
+            others = incoming.get(blocker, 0) - mine
+            if (deathtouch and mine > 0) or b.damage + others + mine >= toughness(game, b):
+                continue
+            raise illegal(
+                game,
+                "702.2c" if deathtouch else "702.19b",
+                "trample_not_lethal",
+                card=Ref(source),
+                blocker=Ref(blocker),
+                n=mine,
+                need=1 if deathtouch else toughness(game, b) - b.damage - others,
+            )
+
+
+def _split_text(division: dict[str, int]) -> list[Share]:
+    return [Share(t, n) for t, n in division.items()]
+
+
+# --- 511 end of combat ------------------------------------------------------------------------
+
+
+def end_combat(game: Game) -> None:
+    combat = game.combat
+    if combat is None:
+        raise WrongStep("end_combat", "an 'attack' action first")
+    if combat.blockers_declared and combat.damage_pending and _in_combat(game):
+        raise WrongStep("end_combat", "a 'damage' action: a combat damage step is still to come")
+    game.history.blocked_by = {a: list(v) for a, v in game.history.blocked_by.items()}
+    game.combat = None
+    game.step = "main2"
+    say(game, "511.3", "combat_ends")
+    settle(game)

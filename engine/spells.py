@@ -1,0 +1,105 @@
+"""Casting spells (601) and activating abilities (602), including bestow and bloodrush.
+
+Casting a spell triggers "whenever you cast" abilities such as prowess (702.108a); a spell
+cast bestowed is an Aura spell, so it is a noncreature spell for prowess too (702.103b).
+"""
+
+from __future__ import annotations
+
+from regelwerk.engine import triggers
+from regelwerk.engine.actions import TARGETED, check_target, kw_label, move_to_graveyard
+from regelwerk.engine.characteristics import has, is_creature, keywords
+from regelwerk.engine.events import Label, Ref, say
+from regelwerk.engine.narration import illegal
+from regelwerk.engine.stack import StackAbility, StackSpell, settle
+from regelwerk.engine.state import Game
+
+_MAIN = ("main1", "main2")
+
+
+def cast(game: Game, card_id: str, target: str | None, bestow: bool) -> None:
+    card = game.cards[card_id]
+    player = card.owner
+    if card.zone != "hand":
+        raise illegal(game, "601.3", "cast_not_in_hand", card=Ref(card_id))
+    instant = "Instant" in card.spec.types
+    if not instant and (game.active != player or game.step not in _MAIN or game.stack):
+        raise illegal(game, "117.1a", "cast_timing", card=Ref(card_id), player=Ref(player))
+    if bestow:
+        if not card.spec.bestow:
+            raise illegal(game, "702.103a", "no_bestow", card=Ref(card_id))
+        check_target(game, card, target, "target_creature", "601.2c")
+    else:
+        for effect in card.spec.spell:
+            if effect.target in TARGETED:
+                check_target(game, card, target, effect.target, "601.2c")
+    card.zone = "stack"
+    card.controller = player
+    if bestow:
+        say(game, "702.103b", "cast_bestow", player=Ref(player), card=Ref(card_id), target=Ref(str(target)))
+    elif target is not None:
+        say(game, "601.2", "cast_target", player=Ref(player), card=Ref(card_id), target=Ref(target))
+    else:
+        say(game, "601.2", "cast", player=Ref(player), card=Ref(card_id))
+    creature_spell = "Creature" in card.spec.types and not bestow
+    for other in game.battlefield():
+        if other.controller != player:
+            continue
+        if not creature_spell:
+            for kw in keywords(game, other):
+                if kw.name == "prowess" and is_creature(game, other):
+                    triggers.add(
+                        game,
+                        player,
+                        other.id,
+                        "prowess",
+                        "702.108a",
+                        keyword="prowess",
+                        text=kw_label("prowess"),
+                        incarnation=other.incarnation,
+                    )
+        for spec in other.spec.triggers:
+            if spec.on == "cast_spell" or (spec.on == "cast_noncreature" and not creature_spell):
+                triggers.add(
+                    game,
+                    player,
+                    other.id,
+                    spec.id,
+                    "603.2",
+                    spec=spec,
+                    text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
+                )
+    game.stack.append(StackSpell(card_id, player, target, bestow))
+    settle(game)
+
+
+def activate(game: Game, source_id: str, ability: str | None, target: str | None) -> None:
+    card = game.cards[source_id]
+    specs = card.spec.activated
+    spec = next((a for a in specs if a.id == ability), None) if ability else (specs[0] if specs else None)
+    if spec is None:
+        raise illegal(game, "602.1", "no_such_ability", card=Ref(source_id), ability=ability or "")
+    player = card.owner if spec.from_hand else card.controller
+    if spec.from_hand:
+        if card.zone != "hand":
+            raise illegal(game, "602.2", "activate_not_in_hand", card=Ref(source_id))
+    elif not card.on_battlefield:
+        raise illegal(game, "602.2", "not_on_battlefield", card=Ref(source_id))
+    if spec.tap:
+        if card.tapped:
+            raise illegal(game, "701.26a", "already_tapped", card=Ref(source_id))
+        if card.sick and is_creature(game, card) and not has(game, card, "haste"):
+            raise illegal(game, "302.6", "tap_sick", card=Ref(source_id))
+    if spec.effect.target in TARGETED:
+        check_target(game, card, target, spec.effect.target, "602.2b")
+    label = Label(spec.id, spec.id)
+    if spec.from_hand:
+        move_to_graveyard(game, card, "602.2", "discard_cost", player=Ref(player))
+    if spec.tap:
+        card.tapped = True
+    if target:
+        say(game, "602.2", "activate_target", player=Ref(player), card=Ref(source_id), target=Ref(target))
+    else:
+        say(game, "602.2", "activate", player=Ref(player), card=Ref(source_id))
+    game.stack.append(StackAbility(source_id, player, spec.effect, label, target))
+    settle(game)
