@@ -1,0 +1,158 @@
+"""Benchmark of ingest+index, cold command start and warm query latency (not a test).
+
+Run as ``python bench/bench.py`` from the repository root (needs ../shared). Everything happens
+in a temporary REGELWERK_HOME. Printed:
+
+- ingest + index time for the 2026-04-17 CR plus the seeds (target <= 3 s);
+- cold process time of ``regelwerk rule 702.22`` and ``regelwerk search banding`` (index
+  already built), each beside a minimal typer app's start time, the floor of our stack, as a
+  ratio (targets: rule <= 1.5x, search <= 2x);
+- warm query latency p50/p95 over >= 200 mixed queries (targets p50 <= 2 ms, p95 <= 10 ms),
+  and the same queries through the SQLite FTS5 baseline;
+- relevance (hit@1, hit@3, MRR) of both on tests/relevance/queries.tsv.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[0] = str(ROOT)  # not bench/ itself: "bench" must resolve to the package folder
+
+SHARED = ROOT.parent / "shared" / "corpus" / "en"
+NEWEST = SHARED / "MagicCompRules-20260417.txt"
+RUNS = 9
+FLOOR_APP = """
+import typer
+app = typer.Typer(add_completion=False)
+
+@app.command()
+def hello(name: str) -> None:
+    typer.echo(name)
+
+app()
+"""
+
+
+def _cold(args: list[str], env: dict[str, str]) -> float:
+    """Median wall time of a fresh interpreter running `args`."""
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def _mixed_queries(library: object) -> list[str]:
+    """Relevance cases plus every keyword title, a typo of it, and numbers from the newest CR."""
+    from bench.baseline import load_cases
+    from regelwerk.index.rules import newest_cr
+
+    queries = [c.query for c in load_cases()]
+    newest = newest_cr(library.store.all())  # type: ignore[attr-defined]
+    assert newest is not None
+    titled = [s for s in newest.sections if s.kind == "rule" and s.title and s.number.startswith("70")]
+    for s in titled[:120]:
+        queries.append(s.title)
+        word = s.title.split()[0]
+        if len(word) > 5:
+            queries.append(word[:2] + word[3:])  # a dropped letter
+        queries.append(s.number)
+    return queries
+
+
+def main() -> int:
+    if not NEWEST.exists():
+        print(f"skipped: {NEWEST} not found (../shared is needed)")
+        return 0
+    home = Path(tempfile.mkdtemp(prefix="regelwerk-bench-"))
+    os.environ["REGELWERK_HOME"] = str(home)
+    env = {**os.environ, "REGELWERK_HOME": str(home)}
+
+    from regelwerk.index.library import Library
+
+    start = time.perf_counter()
+    library = Library()  # ingests the seeds
+    seeded = time.perf_counter()
+    report = library.ingest([NEWEST])
+    assert not report.errors, report.errors
+    ingested = time.perf_counter()
+    from regelwerk.index.rules import rules_table
+
+    rules_table(library).close()
+    tabled = time.perf_counter()
+    from regelwerk.index.search_index import index_dir
+
+    index_dir(library)
+    indexed = time.perf_counter()
+    print("== ingest + index (2026-04-17 CR + seeds)")
+    print(
+        f"seeds {seeded - start:.2f} s, CR ingest {ingested - seeded:.2f} s, "
+        f"rule table {tabled - ingested:.2f} s, search index {indexed - tabled:.2f} s"
+    )
+    print(f"total {indexed - start:.2f} s (target <= 3 s)")
+
+    floor_file = home / "floor.py"
+    floor_file.write_text(FLOOR_APP)
+    cli = [sys.executable, "-c", "from regelwerk.cli.app import main; main()"]
+    floor = _cold([sys.executable, str(floor_file), "x"], env)
+    rule = _cold([*cli, "rule", "702.22"], env)
+    found = _cold([*cli, "search", "banding"], env)
+    print(f"\n== cold process (median of {RUNS})")
+    print(f"typer floor          {floor * 1000:7.1f} ms")
+    print(f"rule 702.22          {rule * 1000:7.1f} ms  {rule / floor:.2f}x floor (target <= 1.5x)")
+    print(f"search banding       {found * 1000:7.1f} ms  {found / floor:.2f}x floor (target <= 2x)")
+
+    from bench.baseline import Fts5Baseline, load_cases, score
+    from regelwerk.index.query import SearchEngine
+
+    engine = SearchEngine(library)
+    fts = Fts5Baseline(library)
+    queries = _mixed_queries(library)
+    for q in queries:  # warm caches (vocabulary, translations, filters)
+        engine.search(q)
+    ours, theirs = [], []
+    for q in queries:
+        t0 = time.perf_counter()
+        engine.search(q)
+        t1 = time.perf_counter()
+        fts.search(q)
+        t2 = time.perf_counter()
+        ours.append((t1 - t0) * 1000)
+        theirs.append((t2 - t1) * 1000)
+    print(f"\n== warm queries ({len(queries)} mixed)")
+    print(f"regelwerk  p50 {_pct(ours, 50):6.2f} ms  p95 {_pct(ours, 95):6.2f} ms  (targets 2 / 10 ms)")
+    print(f"FTS5       p50 {_pct(theirs, 50):6.2f} ms  p95 {_pct(theirs, 95):6.2f} ms")
+
+    cases = load_cases()
+    mine = score(
+        cases,
+        lambda c: [
+            h.to_dict()
+            for h in engine.search(c.query, version=c.options.get("version"), lang=c.options.get("lang")).hits
+        ],
+    )
+    base = score(
+        cases, lambda c: fts.search(c.query, version=c.options.get("version"), lang=c.options.get("lang"))
+    )
+    print(f"\n== relevance ({len(cases)} cases; versions without their CR ingested count as misses)")
+    print(mine.line("regelwerk"))
+    print(base.line("FTS5"))
+    engine.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
