@@ -462,6 +462,8 @@ def _plan(
             chooser == card.controller,
         )
         game.history.assigned_by[cid] = chooser
+        if trample and division.get(game.defending, 0) > 0:
+            rule, key = "702.19b", "assign_trample"
         if len(recipients) > 1 or rule in ("702.22j", "702.22k"):
             say(
                 game,

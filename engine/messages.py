@@ -379,6 +379,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{chooser} verteilt den Kampfschaden {card:gen} frei auf die Blocker: {split}.",
         "{chooser} divides {card:poss} combat damage freely among its blockers: {split}.",
     ),
+    "assign_trample": ("{chooser} weist den Blockern {card:gen} tödlichen Schaden zu und den Rest per Trampelschaden dem Spieler: {split}.",
+                       "{chooser} assigns lethal damage to {card:poss} blockers and the rest to the player with trample: {split}."),
     "assign_blocker": (
         "{chooser} verteilt den Kampfschaden {card:gen} frei auf die geblockten Kreaturen: {split}.",
         "{chooser} divides {card:poss} combat damage freely among the creatures it blocks: {split}.",

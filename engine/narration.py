@@ -74,11 +74,13 @@ def names_of(game: Game) -> dict[str, Name]:
         p.id: Name(p.name, p.name, pronoun_de=p.pronoun_de, pronoun_en=p.pronoun_en)
         for p in game.players.values()
     }
-    seen = Counter(c.spec.name_en for c in game.cards.values() if not c.token)
+    seen = Counter(c.spec.name_en for c in game.cards.values())
     index: Counter[str] = Counter()
     for c in game.cards.values():
         suffix = ""
-        if not c.token and seen[c.spec.name_en] > 1:
+        if c.token and seen[c.spec.name_en] > 1:
+            suffix = f" {c.id.rsplit('-', 1)[-1]}"
+        elif seen[c.spec.name_en] > 1:
             suffix = f" ({'ABCDEFGHIJ'[index[c.spec.name_en]]})"
             index[c.spec.name_en] += 1
         forms = tuple((k, v + suffix) for k, v in c.spec.forms_de)
