@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from whoosh import query as wq
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.qparser.plugins import FieldsPlugin
+from whoosh.query.qcore import QueryError
 
 from regelwerk.index.analysis import split_compound, terms
 from regelwerk.index.rules import Links, keyword_links
@@ -177,10 +178,26 @@ class SearchEngine:
                 self._filters[key] = set(self.searcher.docs_for_query(q))
         return self._filters[key]
 
+    def indexed(self, word: str, langs: tuple[str, ...] = ("en", "de")) -> bool:
+        """Does the index hold `word` (as analyzed) in a title or text field of `langs`?
+
+        Answered from the term dictionary, so common words never load the spelling vocabulary
+        or the translation tables (a cold ``search banding`` stays fast).
+        """
+        reader = self.searcher.reader()
+        for lang in langs:
+            for t in terms(lang, word):
+                for field in ("title", "text"):
+                    if reader.doc_frequency(f"{field}_{lang}", t):
+                        return True
+        return False
+
     def correct(self, word: str) -> str | None:
         """The indexed word `word` is a typo of (same first letter, 1-2 edits), or None."""
         folded = fold(word)
-        if len(folded) < 4 or folded.isdigit() or folded in self.vocabulary or split_compound(folded):
+        if len(folded) < 4 or folded.isdigit() or self.indexed(word):
+            return None
+        if folded in self.vocabulary or split_compound(folded):
             return None
         from rapidfuzz import process
         from rapidfuzz.distance import OSA
@@ -249,7 +266,14 @@ class SearchEngine:
             q = self._plain(text, highlight, notes)
         if q is None:
             return SearchResult(query, (), (*notes, "no searchable words in the query"))
-        results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt)
+        try:
+            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt)
+        except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
+            notes.append(f"query syntax ignored ({exc}); searched for the words as plain terms")
+            q = self._plain(text, highlight, notes)
+            if q is None:
+                return SearchResult(query, (), tuple(notes))
+            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt)
         ranked = self._coordinate([(r.fields(), r.score) for r in results], highlight)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult(query, tuple(hits), tuple(notes))
@@ -296,7 +320,10 @@ class SearchEngine:
                 fixed.append(w)
         joined = " ".join(fixed)
         en, de = set(terms("en", joined)), set(terms("de", joined))
-        to_en, to_de = self._translations(fixed)
+        # English words the English text knows need no translation: German sections carry
+        # the English keyword names in their context field already.
+        foreign = [w for w in fixed if not self.indexed(w, ("en",))]
+        to_en, to_de = self._translations(foreign) if foreign else (set(), set())
         clauses: list[Any] = []
         self._term_clauses("en", en, 1.0, clauses)
         self._term_clauses("de", de, 1.0, clauses)

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search4"
+INDEX_SALT = "search5"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -53,10 +53,10 @@ def schema() -> Schema:
         title=STORED(),
         term=STORED(),
         text=STORED(),
-        title_en=TEXT(analyzer=en, phrase=False),
-        title_de=TEXT(analyzer=de, phrase=False),
-        ctx_en=TEXT(analyzer=en, phrase=False),
-        ctx_de=TEXT(analyzer=de, phrase=False),
+        title_en=TEXT(analyzer=en),
+        title_de=TEXT(analyzer=de),
+        ctx_en=TEXT(analyzer=en),
+        ctx_de=TEXT(analyzer=de),
         text_en=TEXT(analyzer=en),
         text_de=TEXT(analyzer=de),
         language=ID(stored=True),

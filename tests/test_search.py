@@ -1,0 +1,129 @@
+"""``regelwerk search``: numbers, keywords in both languages, typos, scope and bad syntax."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from typer.testing import CliRunner
+
+from regelwerk.cli.app import app
+from regelwerk.index.library import Library
+from regelwerk.index.query import SearchEngine, syntax_problem
+from tests.conftest import NEEDS_SHARED
+from tests.search_home import NEWEST, OLDEST, library_with, use_home
+
+pytestmark = NEEDS_SHARED
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    return library_with(tmp_path_factory, NEWEST, OLDEST)
+
+
+@pytest.fixture(scope="module")
+def engine(library: Library) -> Iterator[SearchEngine]:
+    eng = SearchEngine(library)
+    yield eng
+    eng.close()
+
+
+def currents(engine: SearchEngine, query: str, n: int = 3, **kw: object) -> list[str | None]:
+    return [h.current for h in engine.search(query, **kw).hits[:n]]  # type: ignore[arg-type]
+
+
+def test_german_words_find_the_english_rule(engine: SearchEngine) -> None:
+    assert "702.22j" in currents(engine, "Bündnis Schaden verteilen")
+
+
+def test_german_question_finds_both_languages(engine: SearchEngine) -> None:
+    hits = engine.search("wer verteilt den Kampfschaden wenn ein Blocker Bündnisfähigkeit hat", limit=10).hits
+    found = {(h.language, h.number) for h in hits}
+    assert ("en", "702.22j") in found
+    assert ("de", "702.19j") in found
+    german = next(h for h in hits if h.number == "702.19j")
+    assert german.current == "702.22j"
+
+
+def test_number_query_includes_moved_rules(engine: SearchEngine) -> None:
+    hits = engine.search("702.22", limit=5).hits
+    assert (hits[0].number, hits[0].version) == ("702.22", "2026-04-17")
+    assert any(h.language == "de" and h.number == "702.19" and h.current == "702.22" for h in hits)
+
+
+def test_default_scope_is_newest_release(engine: SearchEngine) -> None:
+    assert {h.version for h in engine.search("flanking", limit=20).hits} <= {"2026-04-17", None}
+    versions = {h.version for h in engine.search("flanking", limit=50, all_versions=True).hits}
+    assert "2011-02-04" in versions
+    old = engine.search("702.19", version="2011-02-04").hits[0]
+    assert (old.title, old.current) == ("Banding", "702.22")
+
+
+def test_typo_is_corrected_and_said(engine: SearchEngine) -> None:
+    result = engine.search("tramle")
+    assert result.hits[0].current == "702.19"
+    assert any("trample" in n for n in result.notes)
+
+
+def test_lang_filter(engine: SearchEngine) -> None:
+    assert {h.language for h in engine.search("banding", lang="de").hits} == {"de"}
+
+
+def test_snippet_highlights_query_words(engine: SearchEngine) -> None:
+    hit = engine.search("poison counters").hits[0]
+    assert "«" in hit.snippet and "»" in hit.snippet
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"combat damage', "(banding", "banding)", "AND", "OR banding", "banding NOT", "*", "", "  ", "a:b:"],
+)
+def test_malformed_syntax_never_raises(engine: SearchEngine, query: str) -> None:
+    result = engine.search(query)
+    assert isinstance(result.hits, tuple)
+    if query.strip() and query.strip() not in ("*",) and any(c.isalnum() for c in query):
+        assert result.notes or result.hits
+
+
+@pytest.mark.parametrize(
+    ("query", "problem"),
+    [
+        ('"a', "quotes"),
+        ("(a", "parentheses"),
+        ("a)", "parentheses"),
+        ("AND a", "operator"),
+        ("a OR", "operator"),
+        ("*", "wildcard"),
+        ("a b", None),
+        ('"a b" OR c', None),
+    ],
+)
+def test_syntax_problem(query: str, problem: str | None) -> None:
+    found = syntax_problem(query)
+    assert (found is None) if problem is None else (found is not None and problem in found)
+
+
+def test_valid_syntax_is_used(engine: SearchEngine) -> None:
+    result = engine.search('"combat damage step" AND banding')
+    assert not result.notes
+    assert result.hits and all("702.22" in (h.current or "") or h.term for h in result.hits[:2])
+
+
+def test_cli_json_contract(library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_home(monkeypatch, library)
+    result = runner.invoke(app, ["search", "Bündnis", "Schaden", "verteilen", "--json", "--limit", "3"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["ok"] is True and data["query"] == "Bündnis Schaden verteilen"
+    keys = {"number", "current", "title", "term", "language", "version", "document", "snippet", "score"}
+    assert len(data["hits"]) == 3 and all(keys <= set(h) for h in data["hits"])
+    assert "702.22j" in [h["current"] for h in data["hits"]]
+
+
+def test_cli_malformed_query_exits_0_with_note(library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_home(monkeypatch, library)
+    result = runner.invoke(app, ["search", '"banding'])
+    assert result.exit_code == 0, result.output
+    assert "syntax ignored" in result.stdout
