@@ -101,7 +101,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Die Fähigkeit „{ability}“ {source:gen} wird verrechnet.",
         "{source:poss} {ability} ability resolves.",
     ),
-    "resolves_spell": ("{card:Nom} wird verrechnet.", "{card} resolves."),
+    "resolves_spell": ("{card:Nom} {card:v:wird:werden} verrechnet.", "{card} resolves."),
     "resolves_ability": (
         "Die aktivierte Fähigkeit {source:gen} wird verrechnet.",
         "{source:poss} activated ability resolves.",
@@ -124,23 +124,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "discard_cost": ("{player} wirft {card:acc} als Kosten ab.", "{player} discards {card} as a cost."),
     # entering and leaving
     "enters": (
-        "{card:Nom} kommt unter der Kontrolle von {player} ins Spiel.",
+        "{card:Nom} {card:v:kommt:kommen} unter der Kontrolle von {player} ins Spiel.",
         "{card} enters the battlefield under {player:poss} control.",
     ),
     "spell_enters": (
-        "{card:Nom} wird verrechnet und kommt unter der Kontrolle von {player} ins Spiel.",
+        "{card:Nom} {card:v:wird:werden} verrechnet und kommt unter der Kontrolle von {player} ins Spiel.",
         "{card} resolves and enters the battlefield under {player:poss} control.",
     ),
     "token_created": (
-        "{card:Nom} kommt als Spielstein unter der Kontrolle von {player} ins Spiel.",
+        "{card:Nom} {card:v:kommt:kommen} als Spielstein unter der Kontrolle von {player} ins Spiel.",
         "{player} creates a {card} token.",
     ),
     "enters_attacking": (
-        "{card:Nom} kommt angreifend ins Spiel und greift {player:acc} an, wurde aber nie als Angreifer deklariert; „Wann immer … angreift“ löst dafür nicht aus.",
+        "{card:Nom} {card:v:kommt:kommen} angreifend ins Spiel und greift {player:acc} an, wurde aber nie als Angreifer deklariert; „Wann immer … angreift“ löst dafür nicht aus.",
         "{card} enters attacking {player}; it was never declared as an attacker, so “whenever … attacks” abilities don’t trigger for it.",
     ),
     "bestow_enters": (
-        "{card:Nom} wird als Aura verrechnet, kommt unter der Kontrolle von {player} ins Spiel und verzaubert {host:acc}.",
+        "{card:Nom} {card:v:wird:werden} als Aura verrechnet, kommt unter der Kontrolle von {player} ins Spiel und verzaubert {host:acc}.",
         "{card} resolves as an Aura and enters the battlefield under {player:poss} control, attached to {host}.",
     ),
     "bestow_fizzles": (
@@ -148,19 +148,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{card:poss} target is illegal; it stops being bestowed and resolves as a creature spell.",
     ),
     "bestow_unattached": (
-        "{aura:Nom} ist nicht mehr angelegt, hört auf, eine Göttergabe-Aura zu sein, und ist wieder eine Kreatur.",
+        "{aura:Nom} {aura:v:ist:sind} nicht mehr angelegt, hört auf, eine Göttergabe-Aura zu sein, und ist wieder eine Kreatur.",
         "{aura} becomes unattached, stops being bestowed and is a creature again.",
     ),
     "persist_returns": (
-        "{card:Nom} kommt durch Beharrlichkeit mit einer -1/-1-Marke unter der Kontrolle von {player} ins Spiel zurück – als neues Objekt.",
+        "{card:Nom} {card:v:kommt:kommen} durch Beharrlichkeit mit einer -1/-1-Marke unter der Kontrolle von {player} ins Spiel zurück – als neues Objekt.",
         "{card} returns to the battlefield under {player:poss} control with a -1/-1 counter on it, as a new object.",
     ),
     "persist_no": (
-        "{card:Nom} hatte eine -1/-1-Marke, daher löst Beharrlichkeit nicht aus; {card:nom} bleibt im Friedhof.",
+        "{card:Nom} {card:v:hatte:hatten} eine -1/-1-Marke, daher löst Beharrlichkeit nicht aus; {card:nom} {card:v:bleibt:bleiben} im Friedhof.",
         "{card} had a -1/-1 counter on it, so persist doesn’t trigger; it stays in the graveyard.",
     ),
     "persist_gone": (
-        "{card:Nom} ist nicht mehr im Friedhof; Beharrlichkeit bewirkt nichts.",
+        "{card:Nom} {card:v:ist:sind} nicht mehr im Friedhof; Beharrlichkeit bewirkt nichts.",
         "{card} is no longer in the graveyard; persist does nothing.",
     ),
     "bloodthirst_yes": (
@@ -172,73 +172,73 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No opponent was dealt damage this turn, so {card} enters without bloodthirst counters.",
     ),
     "destroyed": (
-        "{card:Nom} wird zerstört und auf den Friedhof von {owner} gelegt.",
+        "{card:Nom} {card:v:wird:werden} zerstört und auf den Friedhof von {owner} gelegt.",
         "{card} is destroyed and put into {owner:poss} graveyard.",
     ),
     "dies_damage": (
-        "{card:Nom} hat tödlichen Schaden ({damage} Schaden bei Widerstandskraft {toughness}) und wird zerstört.",
+        "{card:Nom} {card:v:hat:haben} tödlichen Schaden ({damage} Schaden bei Widerstandskraft {toughness}) und wird zerstört.",
         "{card} has lethal damage marked ({damage} damage, toughness {toughness}) and is destroyed.",
     ),
     "dies_deathtouch": (
-        "{card:Nom} wurde von einer Quelle mit Todesberührung verletzt und wird zerstört.",
+        "{card:Nom} {card:v:wurde:wurden} von einer Quelle mit Todesberührung verletzt und wird zerstört.",
         "{card} was dealt damage by a source with deathtouch and is destroyed.",
     ),
     "dies_toughness": (
-        "{card:Nom} hat Widerstandskraft {toughness} und kommt auf den Friedhof von {owner}.",
+        "{card:Nom} {card:v:hat:haben} Widerstandskraft {toughness} und kommt auf den Friedhof von {owner}.",
         "{card} has toughness {toughness} and is put into {owner:poss} graveyard.",
     ),
     "aura_unattached": (
-        "{card:Nom} ist an nichts angelegt und kommt auf den Friedhof von {owner}.",
+        "{card:Nom} {card:v:ist:sind} an nichts angelegt und kommt auf den Friedhof von {owner}.",
         "{card} is attached to nothing and is put into {owner:poss} graveyard.",
     ),
     "spell_to_graveyard": (
-        "{card:Nom} kommt nach der Verrechnung auf den Friedhof von {owner}.",
+        "{card:Nom} {card:v:kommt:kommen} nach der Verrechnung auf den Friedhof von {owner}.",
         "{card} is put into {owner:poss} graveyard as it finishes resolving.",
     ),
     "token_vanishes": (
-        "{card:Nom} ist ein Spielstein außerhalb des Spielfelds und hört auf zu existieren.",
+        "{card:Nom} {card:v:ist:sind} ein Spielstein außerhalb des Spielfelds und hört auf zu existieren.",
         "{card} is a token outside the battlefield and ceases to exist.",
     ),
     "indestructible": (
-        "{card:Nom} ist unzerstörbar und wird nicht zerstört.",
+        "{card:Nom} {card:v:ist:sind} unzerstörbar und wird nicht zerstört.",
         "{card} is indestructible and isn’t destroyed.",
     ),
     "indestructible_ignores": (
-        "{card:Nom} hat {damage} Schaden bei Widerstandskraft {toughness}, ist aber unzerstörbar und bleibt im Spiel.",
+        "{card:Nom} {card:v:hat:haben} {damage} Schaden bei Widerstandskraft {toughness}, ist aber unzerstörbar und bleibt im Spiel.",
         "{card} has {damage} damage marked and toughness {toughness}, but it is indestructible and stays on the battlefield.",
     ),
     # phasing
     "phases_out": (
-        "{card:Nom} phast aus: {card:nom} bleibt im Spiel, wird aber so behandelt, als gäbe es {card:acc} nicht.",
+        "{card:Nom} {card:v:phast:phasen} aus: {card:nom} {card:v:bleibt:bleiben} im Spiel, wird aber so behandelt, als gäbe es {card:acc} nicht.",
         "{card} phases out: it stays on the battlefield but is treated as though it doesn’t exist.",
     ),
     "phases_out_indirectly": (
-        "{card:Nom} phast zusammen mit {host:dat} indirekt aus.",
+        "{card:Nom} {card:v:phast:phasen} zusammen mit {host:dat} indirekt aus.",
         "{card} phases out indirectly along with {host}.",
     ),
     "phases_in": (
-        "{card:Nom} phast ein; das Spiel behandelt {card:acc} wieder als existent.",
+        "{card:Nom} {card:v:phast:phasen} ein; das Spiel behandelt {card:acc} wieder als existent.",
         "{card} phases in; the game treats it as existing again.",
     ),
     "phases_in_indirectly": (
-        "{card:Nom} phast zusammen mit {host:dat} ein.",
+        "{card:Nom} {card:v:phast:phasen} zusammen mit {host:dat} ein.",
         "{card} phases in along with {host}.",
     ),
     # damage and life
     "combat_damage_player": (
-        "{source:Nom} fügt {player} {n:pl:Kampfschadenspunkt:Kampfschadenspunkte} zu; {player} hat noch {life} Lebenspunkte.",
+        "{source:Nom} {source:v:fügt:fügen} {player} {n:pl:Kampfschadenspunkt:Kampfschadenspunkte} zu; {player} hat noch {life} Lebenspunkte.",
         "{source} deals {n} combat damage to {player}; {player} is at {life} life.",
     ),
     "damage_player": (
-        "{source:Nom} fügt {player} {n:pl:Schadenspunkt:Schadenspunkte} zu; {player} hat noch {life} Lebenspunkte.",
+        "{source:Nom} {source:v:fügt:fügen} {player} {n:pl:Schadenspunkt:Schadenspunkte} zu; {player} hat noch {life} Lebenspunkte.",
         "{source} deals {n} damage to {player}; {player} is at {life} life.",
     ),
     "combat_damage_creature": (
-        "{source:Nom} fügt {card:dat} {n:pl:Kampfschadenspunkt:Kampfschadenspunkte} zu (insgesamt {total} Schaden markiert).",
+        "{source:Nom} {source:v:fügt:fügen} {card:dat} {n:pl:Kampfschadenspunkt:Kampfschadenspunkte} zu (insgesamt {total} Schaden markiert).",
         "{source} deals {n} combat damage to {card} ({total} damage marked in total).",
     ),
     "damage_creature": (
-        "{source:Nom} fügt {card:dat} {n:pl:Schadenspunkt:Schadenspunkte} zu (insgesamt {total} Schaden markiert).",
+        "{source:Nom} {source:v:fügt:fügen} {card:dat} {n:pl:Schadenspunkt:Schadenspunkte} zu (insgesamt {total} Schaden markiert).",
         "{source} deals {n} damage to {card} ({total} damage marked in total).",
     ),
     "deathtouch_marked": (
@@ -246,7 +246,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Because {source} has deathtouch, that damage is lethal to {card}.",
     ),
     "damage_prevented": (
-        "{card:Nom} hat {quality}: Die {n} Schadenspunkte {source:gen} werden verhindert.",
+        "{card:Nom} {card:v:hat:haben} {quality}: Die {n} Schadenspunkte {source:gen} werden verhindert.",
         "{card} has {quality}, so the {n} damage {source} would deal to it is prevented.",
     ),
     "gain_life": (
@@ -263,18 +263,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # effects and keyword actions
     "pump": (
-        "{card:Nom} erhält {power}/{toughness} bis zum Ende des Zuges.",
+        "{card:Nom} {card:v:erhält:erhalten} {power}/{toughness} bis zum Ende des Zuges.",
         "{card} gets {power}/{toughness} until end of turn.",
     ),
     "pump_keywords": (
-        "{card:Nom} erhält {power}/{toughness} und {keywords} bis zum Ende des Zuges.",
+        "{card:Nom} {card:v:erhält:erhalten} {power}/{toughness} und {keywords} bis zum Ende des Zuges.",
         "{card} gets {power}/{toughness} and gains {keywords} until end of turn.",
     ),
     "grant": (
-        "{card:Nom} erhält {keywords} bis zum Ende des Zuges.",
+        "{card:Nom} {card:v:erhält:erhalten} {keywords} bis zum Ende des Zuges.",
         "{card} gains {keywords} until end of turn.",
     ),
-    "counters_added": ("{card:Nom} erhält {what}.", "{card} gets {what}."),
+    "counters_added": ("{card:Nom} {card:v:erhält:erhalten} {what}.", "{card} gets {what}."),
     "counters_cancel": (
         "Auf {card:dat} liegen +1/+1- und -1/-1-Marken; von jeder Sorte werden {n} entfernt.",
         "{card} has both +1/+1 and -1/-1 counters; {n} of each are removed.",
@@ -288,11 +288,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{source:poss} battle cry: each other attacking creature gets +1/+0 until end of turn: {cards}.",
     ),
     "battalion": (
-        "{card:Nom} greift zusammen mit {n} anderen Kreaturen an, daher löst die Bataillon-Fähigkeit aus (Bataillon ist ein Fähigkeitswort ohne eigene Regeln).",
+        "{card:Nom} {card:v:greift:greifen} zusammen mit {n} anderen Kreaturen an, daher löst die Bataillon-Fähigkeit aus (Bataillon ist ein Fähigkeitswort ohne eigene Regeln).",
         "{card} and {n} other creatures attack, so its battalion ability triggers (battalion is an ability word with no rules meaning of its own).",
     ),
     "battalion_not": (
-        "{card:Nom} greift nur mit {n} anderen Kreaturen an; Bataillon braucht mindestens zwei und löst nicht aus.",
+        "{card:Nom} {card:v:greift:greifen} nur mit {n} anderen Kreaturen an; Bataillon braucht mindestens zwei und löst nicht aus.",
         "{card} attacks with only {n} other creatures; battalion needs at least two, so it doesn’t trigger.",
     ),
     "bolster": (
@@ -320,7 +320,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{player} gets another poison counter and now has {total}.",
     ),
     "provoked": (
-        "{source:Nom} provoziert {target:acc}: {target:nom} wird enttappt und muss {source:acc} blocken, falls möglich.",
+        "{source:Nom} {source:v:provoziert:provozieren} {target:acc}: {target:nom} {target:v:wird:werden} enttappt und muss {source:acc} blocken, falls möglich.",
         "{source} provokes {target}: it untaps and must block {source} if able.",
     ),
     "provoke_declined": (
@@ -337,7 +337,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{player} announces that {cards} form a band.",
     ),
     "vigilance": (
-        "{card:Nom} hat Wachsamkeit und wird beim Angreifen nicht getappt.",
+        "{card:Nom} {card:v:hat:haben} Wachsamkeit und wird beim Angreifen nicht getappt.",
         "{card} has vigilance and doesn’t tap to attack.",
     ),
     "attackers_tap": (
@@ -345,7 +345,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The attacking creatures become tapped: {cards}.",
     ),
     "no_blockers": ("{player} deklariert keine Blocker.", "{player} declares no blockers."),
-    "blocks": ("{blocker:Nom} blockt {attacker:acc}.", "{blocker} blocks {attacker}."),
+    "blocks": ("{blocker:Nom} {blocker:v:blockt:blocken} {attacker:acc}.", "{blocker} blocks {attacker}."),
     "band_blocked": (
         "Weil {attacker:nom} in einem Bündnis angreift, blockt {blocker:nom} auch {cards:acc}.",
         "Because {attacker} attacks in a band, {blocker} also blocks {cards}.",
@@ -360,27 +360,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Second combat damage step: {cards} deal combat damage.",
     ),
     "no_damage_power": (
-        "{card:Nom} hat Stärke {n} und teilt keinen Kampfschaden zu.",
+        "{card:Nom} {card:v:hat:haben} Stärke {n} und teilt keinen Kampfschaden zu.",
         "{card} has power {n} and assigns no combat damage.",
     ),
     "trample_no_blockers": (
-        "{card:Nom} ist geblockt, aber kein Blocker ist mehr da; mit Trampelschaden geht der ganze Schaden an den verteidigenden Spieler.",
+        "{card:Nom} {card:v:ist:sind} geblockt, aber kein Blocker ist mehr da; mit Trampelschaden geht der ganze Schaden an den verteidigenden Spieler.",
         "{card} is blocked but no blockers remain; with trample all its damage goes to the defending player.",
     ),
     "blocked_no_blockers": (
-        "{card:Nom} bleibt geblockt, obwohl kein Blocker mehr da ist, und teilt keinen Kampfschaden zu.",
+        "{card:Nom} {card:v:bleibt:bleiben} geblockt, obwohl kein Blocker mehr da ist, und teilt keinen Kampfschaden zu.",
         "{card} remains blocked although no blockers remain, so it assigns no combat damage.",
     ),
     "blocking_nothing": (
-        "{card:Nom} blockt keine Kreatur mehr und teilt keinen Kampfschaden zu.",
+        "{card:Nom} {card:v:blockt:blocken} keine Kreatur mehr und teilt keinen Kampfschaden zu.",
         "{card} is no longer blocking any creature and assigns no combat damage.",
     ),
     "assign_attacker": (
         "{chooser} verteilt den Kampfschaden {card:gen} frei auf die Blocker: {split}.",
         "{chooser} divides {card:poss} combat damage freely among its blockers: {split}.",
     ),
-    "assign_trample": ("{chooser} weist den Blockern {card:gen} tödlichen Schaden zu und den Rest per Trampelschaden dem Spieler: {split}.",
-                       "{chooser} assigns lethal damage to {card:poss} blockers and the rest to the player with trample: {split}."),
+    "assign_trample": (
+        "{chooser} weist den Blockern {card:gen} tödlichen Schaden zu und den Rest per Trampelschaden dem Spieler: {split}.",
+        "{chooser} assigns lethal damage to {card:poss} blockers and the rest to the player with trample: {split}.",
+    ),
     "assign_blocker": (
         "{chooser} verteilt den Kampfschaden {card:gen} frei auf die geblockten Kreaturen: {split}.",
         "{chooser} divides {card:poss} combat damage freely among the creatures it blocks: {split}.",
@@ -390,7 +392,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{chooser} controls a blocker with banding, so {chooser:pro} – not {controller} – divides {card:poss} combat damage: {split}.",
     ),
     "assign_banding_attacker": (
-        "{card:Nom} blockt eine Kreatur mit Bündnisfähigkeit, daher verteilt {chooser} – nicht {controller} – den Kampfschaden {card:gen}: {split}.",
+        "{card:Nom} {card:v:blockt:blocken} eine Kreatur mit Bündnisfähigkeit, daher verteilt {chooser} – nicht {controller} – den Kampfschaden {card:gen}: {split}.",
         "{card} is blocking a creature with banding, so {chooser} – not {controller} – divides its combat damage: {split}.",
     ),
     "combat_ends": (
@@ -417,33 +419,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "wins": ("{player} gewinnt das Spiel.", "{player} wins the game."),
     # refusals (IllegalAction)
-    "not_on_battlefield": ("{card:Nom} ist nicht im Spiel.", "{card} isn’t on the battlefield."),
+    "not_on_battlefield": (
+        "{card:Nom} {card:v:ist:sind} nicht im Spiel.",
+        "{card} isn’t on the battlefield.",
+    ),
     "phased_out_cant": (
-        "{card:Nom} ist ausgephast und wird so behandelt, als gäbe es {card:acc} nicht.",
+        "{card:Nom} {card:v:ist:sind} ausgephast und wird so behandelt, als gäbe es {card:acc} nicht.",
         "{card} is phased out and is treated as though it doesn’t exist.",
     ),
-    "not_a_creature": ("{card:Nom} ist keine Kreatur.", "{card} isn’t a creature."),
+    "not_a_creature": ("{card:Nom} {card:v:ist:sind} keine Kreatur.", "{card} isn’t a creature."),
     "attack_not_yours": (
-        "{card:Nom} wird nicht vom aktiven Spieler {player} kontrolliert.",
+        "{card:Nom} {card:v:wird:werden} nicht vom aktiven Spieler {player} kontrolliert.",
         "{card} isn’t controlled by the active player, {player}.",
     ),
     "attack_tapped": (
-        "{card:Nom} ist getappt und kann nicht angreifen.",
+        "{card:Nom} {card:v:ist:sind} getappt und kann nicht angreifen.",
         "{card} is tapped and can’t attack.",
     ),
     "attack_sick": (
-        "{card:Nom} ist erst in diesem Zug unter die Kontrolle des Spielers gekommen und hat keine Eile.",
+        "{card:Nom} {card:v:ist:sind} erst in diesem Zug unter die Kontrolle des Spielers gekommen und hat keine Eile.",
         "{card} hasn’t been under its controller’s control since the turn began and has no haste.",
     ),
     "attack_defender": (
-        "{card:Nom} hat Verteidiger und kann nicht angreifen.",
+        "{card:Nom} {card:v:hat:haben} Verteidiger und kann nicht angreifen.",
         "{card} has defender and can’t attack.",
     ),
     "band_not_attacking": (
-        "{card:Nom} greift nicht an und kann keinem Bündnis angehören.",
+        "{card:Nom} {card:v:greift:greifen} nicht an und kann keinem Bündnis angehören.",
         "{card} isn’t attacking and can’t be in a band.",
     ),
-    "band_twice": ("{card:Nom} kann nur einem Bündnis angehören.", "{card} can be in only one band."),
+    "band_twice": (
+        "{card:Nom} {card:v:kann:können} nur einem Bündnis angehören.",
+        "{card} can be in only one band.",
+    ),
     "band_no_banding": (
         "Im Bündnis aus {cards:dat} hat keine Kreatur Bündnisfähigkeit.",
         "No creature in the band of {cards} has banding.",
@@ -453,36 +461,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "A band may include at most one creature without banding, not {cards}.",
     ),
     "block_not_yours": (
-        "{card:Nom} wird nicht vom verteidigenden Spieler {player} kontrolliert.",
+        "{card:Nom} {card:v:wird:werden} nicht vom verteidigenden Spieler {player} kontrolliert.",
         "{card} isn’t controlled by the defending player, {player}.",
     ),
-    "block_tapped": ("{card:Nom} ist getappt und kann nicht blocken.", "{card} is tapped and can’t block."),
+    "block_tapped": (
+        "{card:Nom} {card:v:ist:sind} getappt und kann nicht blocken.",
+        "{card} is tapped and can’t block.",
+    ),
     "block_not_attacking": (
-        "{attacker:Nom} greift nicht an; {card:nom} kann {attacker:acc} nicht blocken.",
+        "{attacker:Nom} {attacker:v:greift:greifen} nicht an; {card:nom} {card:v:kann:können} {attacker:acc} nicht blocken.",
         "{attacker} isn’t attacking, so {card} can’t block it.",
     ),
     "block_flying": (
-        "{attacker:Nom} fliegt und kann nur von Kreaturen mit Flugfähigkeit oder Reichweite geblockt werden; {blocker:nom} hat keine von beiden.",
+        "{attacker:Nom} {attacker:v:fliegt:fliegen} und kann nur von Kreaturen mit Flugfähigkeit oder Reichweite geblockt werden; {blocker:nom} {blocker:v:hat:haben} keine von beiden.",
         "{attacker} has flying and can’t be blocked except by creatures with flying or reach; {blocker} has neither.",
     ),
     "block_landwalk": (
-        "{attacker:Nom} hat {walk} und kann nicht geblockt werden, solange der verteidigende Spieler {land:acc} kontrolliert.",
+        "{attacker:Nom} {attacker:v:hat:haben} {walk} und kann nicht geblockt werden, solange der verteidigende Spieler {land:acc} kontrolliert.",
         "{attacker} has {walk} and can’t be blocked while the defending player controls {land}.",
     ),
     "block_protection": (
-        "{attacker:Nom} hat {quality} und kann nicht von {blocker:dat} geblockt werden.",
+        "{attacker:Nom} {attacker:v:hat:haben} {quality} und kann nicht von {blocker:dat} geblockt werden.",
         "{attacker} has {quality} and can’t be blocked by {blocker}.",
     ),
     "block_power_limit": (
-        "Kreaturen mit Stärke {n} oder weniger können in diesem Zug nicht blocken ({source:nom}); {blocker:nom} hat zu wenig Stärke.",
+        "Kreaturen mit Stärke {n} oder weniger können in diesem Zug nicht blocken ({source:nom}); {blocker:nom} {blocker:v:hat:haben} zu wenig Stärke.",
         "Creatures with power {n} or less can’t block this turn ({source}); {blocker} is one of them.",
     ),
     "too_many_blockers": (
-        "{card:Nom} kann nicht von mehr als {n:pl:Kreatur:Kreaturen} geblockt werden.",
+        "{card:Nom} {card:v:kann:können} nicht von mehr als {n:pl:Kreatur:Kreaturen} geblockt werden.",
         "{card} can’t be blocked by more than {n} creature(s).",
     ),
     "provoke_ignored": (
-        "{blocker:Nom} wurde provoziert und könnte {attacker:acc} blocken, also muss {blocker:nom} {attacker:acc} blocken.",
+        "{blocker:Nom} {blocker:v:wurde:wurden} provoziert und könnte {attacker:acc} blocken, also muss {blocker:nom} {attacker:acc} blocken.",
         "{blocker} was provoked and is able to block {attacker}, so it must block {attacker}.",
     ),
     "provoke_wrong_player": (
@@ -490,11 +501,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{source:poss} provoke can target only a creature the defending player controls, not {target}.",
     ),
     "assign_to_player": (
-        "{card:Nom} darf {target} keinen Kampfschaden zuweisen: Das darf nur ein geblockter Angreifer mit Trampelschaden, dessen Beherrscher den Schaden verteilt.",
+        "{card:Nom} {card:v:darf:dürfen} {target} keinen Kampfschaden zuweisen: Das darf nur ein geblockter Angreifer mit Trampelschaden, dessen Beherrscher den Schaden verteilt.",
         "{card} can’t assign combat damage to {target}: only a blocked attacker with trample whose controller divides its damage may.",
     ),
     "assign_wrong_target": (
-        "{target:Nom} kann keinen Kampfschaden {card:gen} zugewiesen bekommen.",
+        "{target:Nom} {target:v:kann:können} keinen Kampfschaden {card:gen} zugewiesen bekommen.",
         "{target} can’t be assigned {card:poss} combat damage.",
     ),
     "assign_negative": (
@@ -502,61 +513,61 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Combat damage can’t be negative ({card}).",
     ),
     "assign_total": (
-        "{card:Nom} muss genau {n} Kampfschaden zuweisen, nicht {total}.",
+        "{card:Nom} {card:v:muss:müssen} genau {n} Kampfschaden zuweisen, nicht {total}.",
         "{card} must assign exactly {n} combat damage, not {total}.",
     ),
     "trample_not_lethal": (
-        "{card:Nom} darf dem Spieler erst Schaden zuweisen, wenn jedem Blocker tödlicher Schaden zugewiesen ist; {blocker:dat} sind nur {n} zugewiesen, nötig wären {need}.",
+        "{card:Nom} {card:v:darf:dürfen} dem Spieler erst Schaden zuweisen, wenn jedem Blocker tödlicher Schaden zugewiesen ist; {blocker:dat} sind nur {n} zugewiesen, nötig wären {need}.",
         "{card} can’t assign damage to the player until every blocker is assigned lethal damage; {blocker} gets only {n}, it needs {need}.",
     ),
     "target_missing": (
-        "{source:Nom} braucht ein legales Ziel im Spiel.",
+        "{source:Nom} {source:v:braucht:brauchen} ein legales Ziel im Spiel.",
         "{source} needs a legal target on the battlefield.",
     ),
     "target_not_creature": (
-        "{target:Nom} ist kein legales Ziel für {source:acc}; es muss eine Kreatur sein.",
+        "{target:Nom} {target:v:ist:sind} kein legales Ziel für {source:acc}; es muss eine Kreatur sein.",
         "{target} isn’t a legal target for {source}; it must be a creature.",
     ),
     "target_not_attacking": (
-        "{target:Nom} greift nicht an und ist kein legales Ziel für {source:acc}.",
+        "{target:Nom} {target:v:greift:greifen} nicht an und ist kein legales Ziel für {source:acc}.",
         "{target} isn’t attacking, so it isn’t a legal target for {source}.",
     ),
     "target_phased_out": (
-        "{target:Nom} ist ausgephast und kann nicht als Ziel gewählt werden.",
+        "{target:Nom} {target:v:ist:sind} ausgephast und kann nicht als Ziel gewählt werden.",
         "{target} is phased out and can’t be targeted.",
     ),
     "target_protection": (
-        "{target:Nom} hat {quality} und kann nicht Ziel {source:gen} sein.",
+        "{target:Nom} {target:v:hat:haben} {quality} und kann nicht Ziel {source:gen} sein.",
         "{target} has {quality} and can’t be the target of {source}.",
     ),
     "cast_not_in_hand": (
-        "{card:Nom} ist nicht auf der Hand und kann nicht gewirkt werden.",
+        "{card:Nom} {card:v:ist:sind} nicht auf der Hand und kann nicht gewirkt werden.",
         "{card} isn’t in hand and can’t be cast.",
     ),
     "cast_timing": (
-        "{card:Nom} kann nur in der Hauptphase von {player} bei leerem Stapel gewirkt werden.",
+        "{card:Nom} {card:v:kann:können} nur in der Hauptphase von {player} bei leerem Stapel gewirkt werden.",
         "{card} can be cast only in {player:poss} main phase while the stack is empty.",
     ),
-    "no_bestow": ("{card:Nom} hat keine Göttergabe.", "{card} doesn’t have bestow."),
+    "no_bestow": ("{card:Nom} {card:v:hat:haben} keine Göttergabe.", "{card} doesn’t have bestow."),
     "no_such_ability": (
-        "{card:Nom} hat keine aktivierte Fähigkeit „{ability}“.",
+        "{card:Nom} {card:v:hat:haben} keine aktivierte Fähigkeit „{ability}“.",
         "{card} has no activated ability “{ability}”.",
     ),
-    "activate_not_in_hand": ("{card:Nom} ist nicht auf der Hand.", "{card} isn’t in hand."),
+    "activate_not_in_hand": ("{card:Nom} {card:v:ist:sind} nicht auf der Hand.", "{card} isn’t in hand."),
     "already_tapped": (
-        "{card:Nom} ist schon getappt; nur ungetappte bleibende Karten können getappt werden.",
+        "{card:Nom} {card:v:ist:sind} schon getappt; nur ungetappte bleibende Karten können getappt werden.",
         "{card} is already tapped; only untapped permanents can be tapped.",
     ),
     "tap_sick": (
-        "{card:Nom} ist erst in diesem Zug ins Spiel gekommen und kann keine Tap-Fähigkeit aktivieren.",
+        "{card:Nom} {card:v:ist:sind} erst in diesem Zug ins Spiel gekommen und kann keine Tap-Fähigkeit aktivieren.",
         "{card} came under its controller’s control this turn and can’t activate a tap ability.",
     ),
     "bolster_not_least": (
-        "{card:Nom} hat nicht die geringste Widerstandskraft ({least}); Kräftigung muss eine dieser Kreaturen wählen: {candidates:nom}.",
+        "{card:Nom} {card:v:hat:haben} nicht die geringste Widerstandskraft ({least}); Kräftigung muss eine dieser Kreaturen wählen: {candidates:nom}.",
         "{card} doesn’t have the least toughness ({least}); bolster must choose one of {candidates}.",
     ),
     "populate_not_token": (
-        "{card:Nom} ist kein Kreaturenspielstein unter der eigenen Kontrolle.",
+        "{card:Nom} {card:v:ist:sind} kein Kreaturenspielstein unter der eigenen Kontrolle.",
         "{card} isn’t a creature token you control.",
     ),
     "proliferate_no_counters": (

@@ -112,6 +112,9 @@ class _Formatter(string.Formatter):
 
     def _name(self, ref: Ref, spec: str) -> str:
         name = self.names.get(ref.id, Name(ref.id, ref.id))
+        if spec.startswith("v:"):  # a German verb agreeing with the name: {card:v:fügt:fügen}
+            _, one, many = spec.split(":")
+            return many if name.genus == "pl" else one
         if spec == "pro":
             pronoun = name.pronoun_de if self.lang == "de" else name.pronoun_en
             return pronoun or (name.de if self.lang == "de" else name.en)
