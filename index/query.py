@@ -16,6 +16,7 @@ A query is read in this order:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
 BOOSTS = {"title": 4.0, "ctx": 1.5, "text": 1.0}
 #: Words that reach a field only through translation weigh less than the user's own words.
 TRANSLATED = 0.6
+#: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:
+#: they say which rule answers a question, not what the question is about.
+ORDINARY = 0.15
 #: Coordination: a hit's score is multiplied by (1 + COORDINATION * share of the query's
 #: terms its title and text contain), so for questions the rule that answers most of the
 #: question beats a short glossary entry that repeats one word of it.
@@ -54,6 +58,49 @@ _WORD = re.compile(r"\w+")
 _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE)
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _SYNTAX = re.compile(r'["()*?]|(?:^|\s)(?:AND|OR|NOT|ANDNOT|ANDMAYBE)(?:\s|$)')
+
+
+#: Ordinary German rules words ("zehn", "verliert", "Spieler") the keyword tables do not name.
+WORDS_FILE = "words.tsv"
+
+
+@functools.cache
+def word_table() -> dict[str, tuple[str, ...]]:
+    """Folded German form -> English words, from ``data/terms/words.tsv``.
+
+    The keyword tables translate rules *terms*; a German question also needs its ordinary
+    words ("Spieler mit zehn Giftmarken verliert") in English, or the English rule that
+    answers it matches only on the term. Missing file: no ordinary-word translation.
+    """
+    from importlib import resources
+
+    entry = resources.files("regelwerk.data") / "terms" / WORDS_FILE
+    if not entry.is_file():
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    lines = entry.read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        if not line.strip() or line.startswith("#") or line.startswith("de\t"):
+            continue
+        de, _, en = line.partition("\t")
+        english = tuple(w.strip() for w in en.split("|") if w.strip())
+        for form in de.split("|"):
+            if form.strip():
+                out[fold(form.strip().lower())] = english
+    return out
+
+
+def translate_word(word: str) -> tuple[str, ...]:
+    """English words for an ordinary German word, or () (folded forms, then a stripped ending)."""
+    table = word_table()
+    key = fold(word.lower())
+    found = table.get(key)
+    if found is None:
+        for ending in ("en", "er", "es", "st", "e", "n", "s", "t"):
+            if key.endswith(ending) and len(key) - len(ending) >= 4 and key[: -len(ending)] in table:
+                found = table[key[: -len(ending)]]
+                break
+    return found or ()
 
 
 @dataclass(frozen=True)
@@ -215,9 +262,9 @@ class SearchEngine:
         to_en: set[str] = set()
         to_de: set[str] = set()
         translate = getattr(links, "translate", None)
+        words = list(words)
         if translate is None:
             return to_en, to_de
-        words = list(words)
         grams = [" ".join(words[i : i + n]) for n in (3, 2) for i in range(len(words) - n + 1)]
         for word in [*grams, *words]:
             pieces = [word, *split_compound(fold(word))] if " " not in word else [word]
@@ -324,11 +371,14 @@ class SearchEngine:
         # the English keyword names in their context field already.
         foreign = [w for w in fixed if not self.indexed(w, ("en",))]
         to_en, to_de = self._translations(foreign) if foreign else (set(), set())
+        plain_en = {t for w in foreign for name in translate_word(w) for t in terms("en", name)}
+        plain_en -= en | to_en
         clauses: list[Any] = []
         self._term_clauses("en", en, 1.0, clauses)
         self._term_clauses("de", de, 1.0, clauses)
         self._term_clauses("en", to_en - en, TRANSLATED, clauses)
         self._term_clauses("de", to_de - de, TRANSLATED, clauses)
+        self._term_clauses("en", plain_en, ORDINARY, clauses)
         for n in numbers:
             try:
                 norm = str(RuleNumber.parse(n))
@@ -336,7 +386,7 @@ class SearchEngine:
                 continue
             clauses.append(wq.Term("number", norm, boost=8.0))
             clauses.append(wq.Term("current", norm, boost=8.0))
-        highlight["en"] |= en | to_en
+        highlight["en"] |= en | to_en | plain_en
         highlight["de"] |= de | to_de
         return wq.Or(clauses) if clauses else None
 
