@@ -30,12 +30,38 @@ class LibraryRuleBook:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], str | None] = {}
         self._library: Any = None
+        self._terms: dict[str, tuple[str, str]] | None = None
 
     def title(self, number: str, lang: str) -> str | None:
         key = (number, lang)
         if key not in self._cache:
-            self._cache[key] = self._find(number, lang)
+            german = self._from_terms(number, "de") if lang == "de" else None
+            self._cache[key] = german or self._find(number, lang) or self._from_terms(number, "en")
         return self._cache[key]
+
+    def _from_terms(self, number: str, lang: str) -> str | None:
+        """The term tables name every keyword and the turn-structure sections by current
+        number, in both languages: titles even before any CR is ingested, German ones in
+        German traces."""
+        from regelwerk.index.terms import load_terms
+        from regelwerk.ingest.errors import InvalidRuleNumber
+        from regelwerk.ingest.numbers import RuleNumber
+
+        if self._terms is None:
+            self._terms = {}
+            for row in load_terms():  # file order: a section's own title comes first
+                if row.number:
+                    self._terms.setdefault(row.number, (row.en, row.de))
+        try:
+            rn: RuleNumber | None = RuleNumber.parse(number)
+        except InvalidRuleNumber:
+            return None
+        while rn is not None:
+            names = self._terms.get(str(rn))
+            if names is not None:
+                return names[1] if lang == "de" else names[0]
+            rn = rn.parent
+        return None
 
     def _find(self, number: str, lang: str) -> str | None:
         from regelwerk.index.library import Library
