@@ -32,7 +32,7 @@ from regelwerk.index.rules import Links, keyword_links
 from regelwerk.index.search_index import index_dir, load_vocabulary
 from regelwerk.ingest.errors import InputError
 from regelwerk.ingest.fold import fold
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.numbers import RuleNumber, find_references
 
 if TYPE_CHECKING:
     from regelwerk.index.library import Library
@@ -49,6 +49,9 @@ ORDINARY = 0.15
 #: terms its title and text contain), so for questions the rule that answers most of the
 #: question beats a short glossary entry that repeats one word of it.
 COORDINATION = 2.0
+#: A query with at least this many terms (in one language) is a question: it wants the rule
+#: that answers it, so a glossary entry ranks just below the best hit among the rules it cites.
+QUESTION_TERMS = 3
 #: How many whoosh hits the coordination re-ranking looks at.
 RERANK = 40
 MAX_QUERY = 500
@@ -344,8 +347,28 @@ class SearchEngine:
                 have |= self._analyze(lang, w)
             share = len(have & wanted[lang]) / sizes[lang]
             out.append((f, sc * (1 + COORDINATION * share)))
+        known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
+        if max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
+            out = _behind_cited_rules(out, self._names_query(known))
         out.sort(key=lambda x: -x[1])
         return out
+
+    def _known(self, lang: str, term: str) -> bool:
+        """Is `term` in `lang`'s title or text fields (not a word of the other language)?"""
+        reader = self.searcher.reader()
+        return any(reader.doc_frequency(f"{field}_{lang}", term) for field in ("title", "text"))
+
+    def _names_query(self, wanted: dict[str, set[str]]) -> Any:
+        """A test: does a glossary entry's term name everything the query asks for?"""
+
+        def names(f: dict[str, Any]) -> bool:
+            lang = "de" if f.get("language") == "de" else "en"
+            have: set[str] = set()
+            for w in _WORD.findall(str(f.get("title") or "")):
+                have |= self._analyze(lang, w)
+            return bool(wanted[lang]) and wanted[lang] <= have
+
+        return names
 
     def _term_clauses(self, lang: str, words: Iterable[str], weight: float, out: list[Any]) -> None:
         """One clause per term and field; whoosh sums the scores of the clauses that match."""
@@ -481,6 +504,42 @@ class SearchEngine:
         if found is None:
             found = self._analyzed[key] = frozenset(terms(lang, word))
         return found
+
+
+def _behind_cited_rules(
+    found: list[tuple[dict[str, Any], float]], names_query: Any
+) -> list[tuple[dict[str, Any], float]]:
+    """Move each glossary entry just behind the best-scoring found rule it cites.
+
+    A glossary entry is a definition pointing at rules ("See rule 702.70"); for a question
+    the rule is the answer and the definition a pointer to it, so both stay but the rule
+    goes first. Entries citing no found rule, and entries whose term is the whole query
+    ("combat damage step"), keep their score.
+    """
+    rules: dict[str, list[tuple[RuleNumber, float]]] = {}
+    for f, sc in found:
+        number = f.get("number")
+        if f.get("kind") == "glossary" or not number:
+            continue
+        try:
+            rules.setdefault(str(f.get("document")), []).append((RuleNumber.parse(number), sc))
+        except InputError:
+            continue
+    out = []
+    for f, sc in found:
+        if f.get("kind") == "glossary" and not names_query(f):
+            cited = []
+            for ref in find_references(str(f.get("text") or "")):
+                try:
+                    cited.append(RuleNumber.parse(ref))
+                except InputError:
+                    continue
+            same_doc = rules.get(str(f.get("document")), [])
+            best = max((rs for rn, rs in same_doc if any(c.contains(rn) for c in cited)), default=None)
+            if best is not None and best <= sc:
+                sc = best * 0.99
+        out.append((f, sc))
+    return out
 
 
 def _version_rank(version: str | None, language: str | None) -> int:
