@@ -45,9 +45,9 @@ TRANSLATED = 0.6
 #: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:
 #: they say which rule answers a question, not what the question is about.
 ORDINARY = 0.15
-#: Coordination: a hit's score is multiplied by (1 + COORDINATION * share of the query's
-#: terms its title and text contain), so for questions the rule that answers most of the
-#: question beats a short glossary entry that repeats one word of it.
+#: Coordination: a hit's score is multiplied by (1 + COORDINATION * share²), share being the
+#: idf-weighted part of the query's terms its title and text contain, so for questions the
+#: rule that answers most of the question beats a short glossary entry that repeats one word.
 COORDINATION = 2.0
 #: A query with at least this many terms (in one language) is a question: it wants the rule
 #: that answers it, so a glossary entry ranks just below the best hit among the rules it cites.
@@ -331,27 +331,39 @@ class SearchEngine:
     def _coordinate(
         self, found: list[tuple[dict[str, Any], float]], wanted: dict[str, set[str]]
     ) -> list[tuple[dict[str, Any], float]]:
-        """Re-rank by how much of the query each hit covers (see COORDINATION)."""
+        """Re-rank by how much of the query each hit covers (see COORDINATION).
+
+        Coverage counts only terms the hit's language knows (a German word run through the
+        English analyzer is noise), weighs each by its idf (covering "cleanup" says more than
+        covering "hand") and is squared, so covering nearly all of a question beats covering
+        its common half.
+        """
         sizes = {lang: len(ts) for lang, ts in wanted.items()}
         if max(sizes.values(), default=0) < 2:
             return found
+        known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
+        weight = {lang: {t: self._idf(lang, t) for t in ts} for lang, ts in known.items()}
+        total = {lang: sum(w.values()) for lang, w in weight.items()}
         out = []
         for f, sc in found:
             lang = "de" if f.get("language") == "de" else "en"
-            if not sizes[lang]:
+            if not total[lang]:
                 out.append((f, sc))
                 continue
             words = _WORD.findall(f"{f.get('title') or ''} {f.get('text') or ''}")
             have: set[str] = set()
             for w in words:
                 have |= self._analyze(lang, w)
-            share = len(have & wanted[lang]) / sizes[lang]
-            out.append((f, sc * (1 + COORDINATION * share)))
-        known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
+            share = sum(weight[lang][t] for t in have & known[lang]) / total[lang]
+            out.append((f, sc * (1 + COORDINATION * share * share)))
         if max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
             out = _behind_cited_rules(out, self._names_query(known))
         out.sort(key=lambda x: -x[1])
         return out
+
+    def _idf(self, lang: str, term: str) -> float:
+        """How rare `term` is in `lang`'s rule text (whoosh's idf)."""
+        return float(self.searcher.idf(f"text_{lang}", term))
 
     def _known(self, lang: str, term: str) -> bool:
         """Is `term` in `lang`'s title or text fields (not a word of the other language)?"""
