@@ -49,6 +49,12 @@ ORDINARY = 0.15
 #: idf-weighted part of the query's terms its title and text contain, so for questions the
 #: rule that answers most of the question beats a short glossary entry that repeats one word.
 COORDINATION = 2.0
+#: English words in the order the query gives them count again as a phrase, so "poison
+#: counter" prefers "poison counters" to "poisonous"; only for short queries, where the order
+#: is a name's, not a sentence's. (Phrases of translated names lift English hits of a German
+#: question over its German ones, so they are left out.)
+PHRASE = 1.0
+PHRASE_WORDS = 3
 #: A query with at least this many terms (in one language) is a question: it wants the rule
 #: that answers it, so a glossary entry ranks just below the best hit among the rules it cites.
 QUESTION_TERMS = 3
@@ -269,16 +275,23 @@ class SearchEngine:
         if translate is None:
             return to_en, to_de
         grams = [" ".join(words[i : i + n]) for n in (3, 2) for i in range(len(words) - n + 1)]
+
+        def lookup(piece: str, src: str) -> list[str]:
+            try:
+                return list(translate(piece, src))
+            except Exception:
+                return []
+
         for word in [*grams, *words]:
-            pieces = [word, *split_compound(fold(word))] if " " not in word else [word]
-            for piece in pieces:
-                for src, sink in (("de", to_en), ("en", to_de)):
-                    try:
-                        names = translate(piece, src)
-                    except Exception:
-                        names = []
-                    for name in names:
-                        sink.update(terms("en" if src == "de" else "de", name))
+            for src, sink in (("de", to_en), ("en", to_de)):
+                dst = "en" if src == "de" else "de"
+                # A compound the tables name as a whole ("Spielstein": token) is not also
+                # read as its parts ("Spiel": battlefield).
+                names = lookup(word, src)
+                if not names and " " not in word:
+                    names = [n for part in split_compound(fold(word)) for n in lookup(part, src)]
+                for name in names:
+                    sink.update(terms(dst, name))
         return to_en, to_de
 
     # -- search -------------------------------------------------------------------------------
@@ -414,6 +427,10 @@ class SearchEngine:
         self._term_clauses("en", to_en - en, TRANSLATED, clauses)
         self._term_clauses("de", to_de - de, TRANSLATED, clauses)
         self._term_clauses("en", plain_en, ORDINARY, clauses)
+        ordered = terms("en", joined)
+        if 1 < len(ordered) <= PHRASE_WORDS:
+            for field, boost in BOOSTS.items():
+                clauses.append(wq.Phrase(f"{field}_en", ordered, boost=boost * PHRASE))
         for n in numbers:
             try:
                 norm = str(RuleNumber.parse(n))
