@@ -214,6 +214,14 @@ _EN_EXTRA_STOP = [
     "they",
     "he",
     "she",
+    "has",
+    "had",
+    "i",
+    "me",
+    "my",
+    "much",
+    "many",
+    "whether",
 ]
 _DE_EXTRA_STOP = [
     "wer",

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search5"
+INDEX_SALT = "search6"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")

@@ -41,6 +41,7 @@ ENGLISH = [
         ["creatur", "deathtouch", "deal", "damag"],
     ),
     ("poison counters", ["poison", "counter"]),
+    ("how many cards do I draw if my library has none", ["card", "draw", "librari", "none"]),
     ("creature’s", ["creatur", "s"]),
 ]
 
