@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
 from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine, syntax_problem
+from regelwerk.index.query import SearchEngine, syntax_problem, translate_word
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
@@ -127,3 +127,32 @@ def test_cli_malformed_query_exits_0_with_note(library: Library, monkeypatch: py
     result = runner.invoke(app, ["search", '"banding'])
     assert result.exit_code == 0, result.output
     assert "syntax ignored" in result.stdout
+
+
+def test_ordinary_german_words_have_english_words() -> None:
+    assert "loses" in translate_word("verliert")
+    assert translate_word("Zehn") == ("ten",)
+    assert "player" in translate_word("Spielern")  # an inflection of a listed form
+    assert translate_word("Quatsch") == ()
+
+
+def test_question_ranks_a_rule_before_the_glossary_entry_citing_it(engine: SearchEngine) -> None:
+    hits = engine.search("can a creature with flying be blocked").hits
+    assert hits[0].current == "702.9b"
+    ranks = {h.term: i for i, h in enumerate(hits) if h.term}
+    assert ranks.get("Flying", 99) > 0
+
+
+def test_glossary_entry_naming_the_whole_query_stays_first(engine: SearchEngine) -> None:
+    assert engine.search("combat damage step").hits[0].term == "Combat Damage Step"
+
+
+def test_compound_named_as_a_whole_is_not_read_as_its_parts(engine: SearchEngine) -> None:
+    # "Spielstein" is Token; its part "Spiel" alone would be Battlefield.
+    hits = engine.search("Spielstein").hits[:3]
+    assert any("token" in (h.term or h.title).lower() for h in hits)
+    assert not any("battlefield" in (h.term or h.title).lower() for h in hits)
+
+
+def test_short_query_prefers_the_phrase(engine: SearchEngine) -> None:
+    assert engine.search("poison counter").hits[0].term == "Poison Counter"
