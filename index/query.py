@@ -49,10 +49,12 @@ ORDINARY = 0.15
 #: idf-weighted part of the query's terms its title and text contain, so for questions the
 #: rule that answers most of the question beats a short glossary entry that repeats one word.
 COORDINATION = 2.0
-#: English words in the order the query gives them count again as a phrase, so "poison
-#: counter" prefers "poison counters" to "poisonous"; only for short queries, where the order
-#: is a name's, not a sentence's. (Phrases of translated names lift English hits of a German
-#: question over its German ones, so they are left out.)
+#: A hit whose title holds the English query words in the query's order scores (1 + PHRASE)
+#: times more (in its text: a quarter of that, as the field boosts weigh them), so "poison
+#: counter" prefers "Poison Counter" to "Poisonous"; only for short queries, where the order
+#: is a name's, not a sentence's. Checked on the re-ranked hits' stored fields, as whoosh
+#: phrase queries cost more time than they tell. Translated names get no phrase: that lifts
+#: the English hits of a German question over its German ones.
 PHRASE = 1.0
 PHRASE_WORDS = 3
 #: A query with at least this many terms (in one language) is a question: it wants the rule
@@ -318,6 +320,7 @@ class SearchEngine:
 
         problem = syntax_problem(text) if _SYNTAX.search(text) else None
         highlight: dict[str, set[str]] = {"en": set(), "de": set()}
+        phrase: list[str] = []
         q: Any = None
         if _SYNTAX.search(text) and problem is None:
             q = self._parsed(text, highlight)
@@ -326,23 +329,26 @@ class SearchEngine:
         if problem is not None:
             notes.append(f"query syntax ignored ({problem}); searched for the words as plain terms")
         if q is None:
-            q = self._plain(text, highlight, notes)
+            q = self._plain(text, highlight, notes, phrase)
         if q is None:
             return SearchResult(query, (), (*notes, "no searchable words in the query"))
         try:
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt)
+            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
         except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
             notes.append(f"query syntax ignored ({exc}); searched for the words as plain terms")
-            q = self._plain(text, highlight, notes)
+            q = self._plain(text, highlight, notes, phrase)
             if q is None:
                 return SearchResult(query, (), tuple(notes))
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt)
-        ranked = self._coordinate([(r.fields(), r.score) for r in results], highlight)
+            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+        ranked = self._coordinate([(r.fields(), r.score) for r in results], highlight, phrase)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult(query, tuple(hits), tuple(notes))
 
     def _coordinate(
-        self, found: list[tuple[dict[str, Any], float]], wanted: dict[str, set[str]]
+        self,
+        found: list[tuple[dict[str, Any], float]],
+        wanted: dict[str, set[str]],
+        phrase: list[str] | None = None,
     ) -> list[tuple[dict[str, Any], float]]:
         """Re-rank by how much of the query each hit covers (see COORDINATION).
 
@@ -369,6 +375,8 @@ class SearchEngine:
                 have |= self._analyze(lang, w)
             share = sum(weight[lang][t] for t in have & known[lang]) / total[lang]
             out.append((f, sc * (1 + COORDINATION * share * share)))
+        if phrase:
+            out = [(f, sc * self._phrased(f, phrase)) for f, sc in out]
         if max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
             out = _behind_cited_rules(out, self._names_query(known))
         out.sort(key=lambda x: -x[1])
@@ -377,6 +385,18 @@ class SearchEngine:
     def _idf(self, lang: str, term: str) -> float:
         """How rare `term` is in `lang`'s rule text (whoosh's idf)."""
         return float(self.searcher.idf(f"text_{lang}", term))
+
+    def _phrased(self, f: dict[str, Any], phrase: list[str]) -> float:
+        """The PHRASE factor of an English hit: its title, else its text, holds `phrase`."""
+        if f.get("language") == "de":
+            return 1.0
+        n = len(phrase)
+        for field in ("title", "text"):
+            words = _WORD.findall(str(f.get(field) or ""))
+            seq = [t for w in words for t in sorted(self._analyze("en", w))]
+            if any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1)):
+                return 1 + PHRASE * BOOSTS[field] / BOOSTS["title"]
+        return 1.0
 
     def _known(self, lang: str, term: str) -> bool:
         """Is `term` in `lang`'s title or text fields (not a word of the other language)?"""
@@ -401,7 +421,9 @@ class SearchEngine:
             for field, boost in BOOSTS.items():
                 out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
 
-    def _plain(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
+    def _plain(
+        self, text: str, highlight: dict[str, set[str]], notes: list[str], phrase: list[str]
+    ) -> Any:
         numbers = [n for n in _NUMBER.findall(text)]
         rest = _NUMBER.sub(" ", text)
         words = [w for w in _WORD.findall(rest)]
@@ -429,8 +451,7 @@ class SearchEngine:
         self._term_clauses("en", plain_en, ORDINARY, clauses)
         ordered = terms("en", joined)
         if 1 < len(ordered) <= PHRASE_WORDS:
-            for field, boost in BOOSTS.items():
-                clauses.append(wq.Phrase(f"{field}_en", ordered, boost=boost * PHRASE))
+            phrase[:] = ordered
         for n in numbers:
             try:
                 norm = str(RuleNumber.parse(n))
