@@ -57,8 +57,9 @@ COORDINATION = 2.0
 #: the English hits of a German question over its German ones.
 PHRASE = 1.0
 PHRASE_WORDS = 3
-#: A query with at least this many terms (in one language) is a question: it wants the rule
-#: that answers it, so a glossary entry ranks just below the best hit among the rules it cites.
+#: A query of at least this many words, or this many terms one language knows, is a question
+#: ("when can a player concede"): it wants the rule that answers it, so a glossary entry
+#: ranks just below the best hit among the rules it cites.
 QUESTION_TERMS = 3
 #: How many whoosh hits the coordination re-ranking looks at.
 RERANK = 40
@@ -340,7 +341,8 @@ class SearchEngine:
             if q is None:
                 return SearchResult(query, (), tuple(notes))
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
-        ranked = self._coordinate([(r.fields(), r.score) for r in results], highlight, phrase)
+        question = len(_WORD.findall(text)) >= QUESTION_TERMS
+        ranked = self._coordinate([(r.fields(), r.score) for r in results], highlight, phrase, question)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult(query, tuple(hits), tuple(notes))
 
@@ -349,6 +351,7 @@ class SearchEngine:
         found: list[tuple[dict[str, Any], float]],
         wanted: dict[str, set[str]],
         phrase: list[str] | None = None,
+        question: bool = False,
     ) -> list[tuple[dict[str, Any], float]]:
         """Re-rank by how much of the query each hit covers (see COORDINATION).
 
@@ -377,7 +380,7 @@ class SearchEngine:
             out.append((f, sc * (1 + COORDINATION * share * share)))
         if phrase:
             out = [(f, sc * self._phrased(f, phrase)) for f, sc in out]
-        if max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
+        if question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
             out = _behind_cited_rules(out, self._names_query(known))
         out.sort(key=lambda x: -x[1])
         return out
