@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from regelwerk.index.keyword import AssignedNumber, CardRef, Era, Keyword, RuleRef, TextRef
-from regelwerk.index.termgen import TermRow
+from regelwerk.index.termtable import TermRow
 from regelwerk.ingest.common import slug
 from regelwerk.ingest.errors import InvalidRuleNumber
 from regelwerk.ingest.fold import compact, fold

@@ -47,19 +47,10 @@ class Links(Protocol):
 
 
 def keyword_links(library: Library) -> Links | None:
-    """Linking's keyword index, or None while linking does not provide one yet."""
-    import importlib
+    """Linking's keyword index (imported here, not at module level: most lookups never build it)."""
+    from regelwerk.index.keywords import keyword_index
 
-    for name in ("regelwerk.index.linking", "regelwerk.index.keywords"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        build = getattr(module, "keyword_index", None)
-        if build is not None:
-            links: Links = build(library)
-            return links
-    return None
+    return keyword_index(library)
 
 
 def newest_cr(docs: Iterable[ParsedDocument], language: str = "en") -> ParsedDocument | None:

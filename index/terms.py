@@ -13,7 +13,7 @@ import hashlib
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-from regelwerk.index.termgen import TermRow, read_table
+from regelwerk.index.termtable import TermRow, read_table
 
 #: Table files in load order: keyword rows first, so a core term never shadows a keyword.
 TABLES = ("keywords.tsv", "core.tsv")

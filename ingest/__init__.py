@@ -9,20 +9,23 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from regelwerk.ingest.decode import decode, looks_binary
-from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.errors import IngestError, UnknownFormat
-from regelwerk.ingest.records import ParsedDocument
 
-__all__ = ["Format", "ParsedDocument", "expand_paths", "parse_bytes", "parse_path"]
+if TYPE_CHECKING:
+    from regelwerk.ingest.detect import Format
+    from regelwerk.ingest.records import ParsedDocument
 
-_MODULES: dict[Format, str] = {
-    Format.CR_TEXT: "regelwerk.ingest.cr_text",
-    Format.CR_HTML: "regelwerk.ingest.cr_html",
-    Format.BILINGUAL_DUMP: "regelwerk.ingest.bilingual",
-    Format.GLOSSARY_DE: "regelwerk.ingest.glossary_de",
-    Format.EXCERPT: "regelwerk.ingest.excerpt",
+__all__ = ["expand_paths", "parse_bytes", "parse_path"]
+
+#: Format value -> the module that parses it (imported only when a document of it arrives).
+_MODULES: dict[str, str] = {
+    "cr-text": "regelwerk.ingest.cr_text",
+    "cr-html": "regelwerk.ingest.cr_html",
+    "bilingual-dump": "regelwerk.ingest.bilingual",
+    "glossary-de": "regelwerk.ingest.glossary_de",
+    "excerpt": "regelwerk.ingest.excerpt",
 }
 
 #: File endings a directory ingest picks up; anything else in a folder is skipped, not an error.
@@ -31,6 +34,9 @@ DOCUMENT_SUFFIXES = frozenset({".txt", ".htm", ".html"})
 
 def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> ParsedDocument:
     """Parse one document. Raises IngestError if it is empty, binary or unrecognised."""
+    from regelwerk.ingest.decode import decode, looks_binary
+    from regelwerk.ingest.detect import Format, detect
+
     if not data.strip():
         raise IngestError(source, "the file is empty")
     if looks_binary(data):
@@ -51,7 +57,7 @@ def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> Pa
     except ValueError:
         choices = ", ".join(f.value for f in Format)
         raise IngestError(source, f"unknown format {fmt!r}; expected one of {choices}") from None
-    module = importlib.import_module(_MODULES[fmt])
+    module = importlib.import_module(_MODULES[fmt.value])
     result: ParsedDocument = module.parse(data, source)
     return result
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regelwerk.ingest import Format, parse_bytes
+from regelwerk.ingest import parse_bytes
 from regelwerk.ingest.bilingual import parse
 from regelwerk.ingest.decode import decode, looks_binary
-from regelwerk.ingest.detect import detect
+from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.numbers import letters
 from regelwerk.ingest.records import ParsedDocument, Section
 from tests.helpers import assert_lines_covered

@@ -10,9 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from regelwerk.ingest import Format
 from regelwerk.ingest.decode import decode, looks_binary
-from regelwerk.ingest.detect import detect
+from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.excerpt import lost_references, parse, subrule_indexes
 from regelwerk.ingest.numbers import letters
 from regelwerk.ingest.records import ParsedDocument, Section

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regelwerk.ingest import Format
 from regelwerk.ingest.decode import decode, looks_binary
-from regelwerk.ingest.detect import detect
+from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.glossary_de import parse
 from regelwerk.ingest.records import Card, ParsedDocument
 from tests.conftest import CORPUS, NEEDS_SHARED
