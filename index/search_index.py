@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search6"
+INDEX_SALT = "search7"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -131,6 +131,21 @@ def _keyword_names(library: Library) -> dict[tuple[str, str], tuple[tuple[str, .
     return out
 
 
+def _assigned_numbers(library: Library, parsed: ParsedDocument) -> dict[int, tuple[str, str | None]]:
+    """``position -> (number linking gave it, current number)`` for a document that lost its
+    numbers (the excerpt seed), so its hits say where they live in the CR."""
+    if all(s.number for s in parsed.sections if s.kind in ("keyword", "paragraph")):
+        return {}
+    links = keyword_links(library)
+    if links is None:
+        return {}
+    try:
+        assigned = links.excerpt_numbers(parsed.document.id)  # type: ignore[attr-defined]
+        return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
+    except Exception:  # linking is an enrichment here; the index must still build
+        return {}
+
+
 def _records(library: Library) -> Iterator[dict[str, Any]]:
     docs = library.store.all()
     currents = current_numbers(library, docs)
@@ -138,6 +153,7 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
     scope = default_scope(docs)
     for parsed in docs:
         d = parsed.document
+        assigned = _assigned_numbers(library, parsed)
         titles: dict[tuple[str | None, str], Section] = {}
         for s in parsed.sections:
             if s.number:
@@ -151,6 +167,10 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
             if parent is not None and parent.title and not s.title:
                 ctx[s.language].append(parent.title)
             rule_number = s.number if s.kind == "rule" else s.parent
+            given, given_current = assigned.get(s.position, (None, None))
+            if given is not None:
+                rn = RuleNumber.parse(given)
+                rule_number = str(rn if rn.letter is None else rn.parent)
             kw = names.get((d.id, rule_number or ""))
             if kw is not None:
                 ctx["en"].extend(kw[0])
@@ -163,7 +183,7 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
                 "key": f"{d.id}#{s.position}",
                 "number": s.number,
                 "numpath": _numpath(s.number),
-                "current": currents.get((d.id, s.number)) if s.number else None,
+                "current": currents.get((d.id, s.number)) if s.number else given_current,
                 "title": title,
                 "term": None,
                 "text": body or s.title,
