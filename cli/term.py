@@ -68,7 +68,7 @@ def term(
         for ref in m.get("documents", ()):
             era = index.era(ref["document"])
             if era is not None:
-                eras[era.document] = {"versions": list(era.versions), "reason": era.reason}
+                eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang)}
 
     def render(con: Console) -> None:
         render_matches(con, data, LABELS[lang])

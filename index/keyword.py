@@ -8,29 +8,14 @@ through the JSON cache losslessly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, TypeVar
+from dataclasses import dataclass, field
+from typing import ClassVar
 
-T = TypeVar("T", bound="_Flat")
-
-
-class _Flat:
-    """JSON round trip for records whose fields are scalars or tuples of scalars."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
-            for f in fields(self)  # type: ignore[arg-type]
-        }
-
-    @classmethod
-    def from_dict(cls: type[T], data: dict[str, Any]) -> T:
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in names})
+from regelwerk.ingest.records import Record
 
 
 @dataclass(frozen=True)
-class RuleRef(_Flat):
+class RuleRef(Record):
     """Where a keyword lives in one document.
 
     ``key`` is what the ``term --json`` contract uses: the document's version for dated CR
@@ -52,7 +37,7 @@ class RuleRef(_Flat):
 
 
 @dataclass(frozen=True)
-class TextRef(_Flat):
+class TextRef(Record):
     """A text about a keyword in one document: CR glossary entry, German glossary entry, reminder."""
 
     document: str
@@ -63,7 +48,7 @@ class TextRef(_Flat):
 
 
 @dataclass(frozen=True)
-class CardRef(_Flat):
+class CardRef(Record):
     """An example card shown for a keyword (English and German names as the seed gives them)."""
 
     document: str
@@ -75,7 +60,7 @@ class CardRef(_Flat):
 
 
 @dataclass(frozen=True)
-class Keyword:
+class Keyword(Record):
     """One keyword ability, keyword action, ability word or core game term.
 
     ``id`` is the slug of the English name ("banding", "for-mirrodin"). ``de`` is the current
@@ -99,7 +84,7 @@ class Keyword:
     reminders: tuple[TextRef, ...] = ()
     cards: tuple[CardRef, ...] = ()
 
-    _nested: ClassVar[dict[str, type[_Flat]]] = {
+    _nested: ClassVar[dict[str, type[Record]]] = {
         "rules": RuleRef,
         "glossary": TextRef,
         "seed_entries": TextRef,
@@ -119,32 +104,9 @@ class Keyword:
             out.setdefault(ref.key, ref.number)
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in self._nested:
-                out[f.name] = [item.to_dict() for item in value]
-            else:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Keyword:
-        kwargs: dict[str, Any] = {}
-        for f in fields(cls):
-            if f.name not in data:
-                continue
-            value = data[f.name]
-            if f.name in cls._nested:
-                kwargs[f.name] = tuple(cls._nested[f.name].from_dict(v) for v in value)
-            else:
-                kwargs[f.name] = tuple(value) if isinstance(value, list) else value
-        return cls(**kwargs)
-
 
 @dataclass(frozen=True)
-class Era(_Flat):
+class Era(Record):
     """Which CR release's numbering an undated document follows, and why we think so.
 
     ``versions`` are the ingested releases that agree with every numbered keyword of the
@@ -153,12 +115,41 @@ class Era(_Flat):
 
     document: str
     versions: tuple[str, ...]
-    reason: str
+    reason: str  # the English explanation (kept for --json consumers); `explain` renders either language
     current: bool = False  # True if the numbering is the newest ingested (or the term table's)
+    evidence: str = ""  # the numbered headings/references the dating rests on
+    others: tuple[str, ...] = ()  # "2015-11-13: Banding 702.21" for each release that disagrees
+    basis: str = ""  # "releases", "no-release-agrees", "table-agrees" or "table-differs"
+    table: str = ""  # the term table's numbers for the evidence, when no release is ingested
+
+    def explain(self, lang: str = "en") -> str:
+        """The reason as a sentence in English or German."""
+        de = lang == "de"
+        others = "; ".join(self.others)
+        if self.basis == "releases":
+            text = (f"{self.evidence} ist nummeriert wie in CR {', '.join(self.versions)}" if de
+                    else f"{self.evidence} is numbered as in CR {', '.join(self.versions)}")
+            if others:
+                text += f" (nicht wie in {others})" if de else f" (not as in {others})"
+            return text
+        if self.basis == "no-release-agrees":
+            return (f"{self.evidence} passt zu keiner eingelesenen CR-Fassung ({others})" if de
+                    else f"{self.evidence} matches no ingested CR release ({others})")
+        if self.basis == "table-agrees":
+            return (f"{self.evidence} entspricht der aktuellen Nummerierung der Begriffstabelle; "
+                    "keine CR-Fassung eingelesen" if de else
+                    f"{self.evidence} matches the term table's current numbering; no CR release is ingested")
+        if self.basis == "table-differs":
+            return (f"{self.evidence} weicht von der aktuellen Nummerierung der Begriffstabelle ab "
+                    f"({self.table}), folgt also einer älteren Fassung; CR-Dateien einlesen, um sie zu "
+                    "datieren" if de else
+                    f"{self.evidence} differs from the term table's current numbering ({self.table}), so "
+                    "it follows an older release; ingest CR files to date it")
+        return self.reason
 
 
 @dataclass(frozen=True)
-class AssignedNumber(_Flat):
+class AssignedNumber(Record):
     """A number linking gave to an unnumbered section (the excerpt seed's paragraphs)."""
 
     document: str

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
 #: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
-SCHEMA = 2
+SCHEMA = 3
 ARTEFACT = "keywords"
 _FILE = "keywords.json"
 

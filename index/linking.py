@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from regelwerk.index.keyword import AssignedNumber, CardRef, Era, Keyword, RuleRef, TextRef
@@ -404,25 +404,15 @@ class _Linker:
                 )
                 others.append(f"{release.key}: {found}")
         table_agrees = all(self.drafts[kid].number == num for kid, num, _ in claims)
+        table = ", ".join(f"{self.drafts[k].en} {self.drafts[k].number}" for k, _, _ in claims[:2])
         if agreeing:
-            current = agreeing[0] == self.releases[0].key
-            reason = f"{evidence} is numbered as in CR {', '.join(agreeing)}"
-            if others:
-                reason += f" (not as in {'; '.join(others)})"
+            basis, current = "releases", agreeing[0] == self.releases[0].key
         elif self.releases:
-            current = False
-            reason = f"{evidence} matches no ingested CR release ({'; '.join(others)})"
+            basis, current = "no-release-agrees", False
         else:
-            current = table_agrees
-            if table_agrees:
-                reason = f"{evidence} matches the term table's current numbering; no CR release is ingested"
-            else:
-                table = ", ".join(f"{self.drafts[k].en} {self.drafts[k].number}" for k, _, _ in claims[:2])
-                reason = (
-                    f"{evidence} differs from the term table's current numbering ({table}), so it "
-                    "follows an older release; ingest CR files to date it"
-                )
-        return Era(doc.id, tuple(agreeing), reason, current)
+            basis, current = ("table-agrees" if table_agrees else "table-differs"), table_agrees
+        era = Era(doc.id, tuple(agreeing), "", current, evidence, tuple(others), basis, table)
+        return replace(era, reason=era.explain("en"))
 
     def _release(self, key: str) -> _Release | None:
         return next((r for r in self.releases if r.key == key), None)

@@ -12,19 +12,25 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-T = TypeVar("T", bound="_Record")
+T = TypeVar("T", bound="Record")
 
 
-class _Record:
-    """Shared JSON round trip; tuples become lists and back."""
+class Record:
+    """Shared JSON round trip for every record type (here and in linking's keyword records).
 
-    _tuple_fields: ClassVar[frozenset[str]] = frozenset()
+    Tuples become lists and back; fields named in ``_nested`` hold tuples of other records.
+    """
+
+    _nested: ClassVar[dict[str, type[Record]]] = {}
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            if f.name in self._nested:
+                out[f.name] = [item.to_dict() for item in value]
+            else:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
     @classmethod
@@ -34,12 +40,15 @@ class _Record:
             if f.name not in data:
                 continue
             value = data[f.name]
-            kwargs[f.name] = tuple(value) if isinstance(value, list) else value
+            if f.name in cls._nested:
+                kwargs[f.name] = tuple(cls._nested[f.name].from_dict(v) for v in value)
+            else:
+                kwargs[f.name] = tuple(value) if isinstance(value, list) else value
         return cls(**kwargs)
 
 
 @dataclass(frozen=True)
-class Document(_Record):
+class Document(Record):
     """One ingested file. ``id`` is stable per release: the same CR release re-ingested keeps it."""
 
     id: str
@@ -54,7 +63,7 @@ class Document(_Record):
 
 
 @dataclass(frozen=True)
-class Section(_Record):
+class Section(Record):
     """A numbered or titled piece of rules text.
 
     ``kind`` is one of: "chapter" ("7."), "section" ("702."), "rule" ("702.22."),
@@ -79,7 +88,7 @@ class Section(_Record):
 
 
 @dataclass(frozen=True)
-class GlossaryEntry(_Record):
+class GlossaryEntry(Record):
     """A CR glossary entry; "Bands with Other, Banding" style heads are split into ``terms``."""
 
     document: str
@@ -97,7 +106,7 @@ class GlossaryEntry(_Record):
 
 
 @dataclass(frozen=True)
-class Card(_Record):
+class Card(Record):
     """An example card ("Kartenbeispiel") with its English and German names."""
 
     document: str
@@ -115,7 +124,7 @@ class Card(_Record):
 
 
 @dataclass(frozen=True)
-class KeywordMention(_Record):
+class KeywordMention(Record):
     """A keyword name exactly as a document gives it ("Bündnisfähigkeit", "Prowess/Bravour")."""
 
     document: str
@@ -126,7 +135,7 @@ class KeywordMention(_Record):
 
 
 @dataclass(frozen=True)
-class IngestIssue(_Record):
+class IngestIssue(Record):
     """Something the lenient parser noticed and did not turn into a record."""
 
     file: str
@@ -141,7 +150,7 @@ class IngestIssue(_Record):
 
 
 @dataclass(frozen=True)
-class ParsedDocument(_Record):
+class ParsedDocument(Record):
     """Everything one ingestor got out of one file."""
 
     document: Document
