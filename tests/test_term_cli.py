@@ -134,3 +134,12 @@ def test_bad_input_gets_one_clear_line(home: Path, query: str, needle: str) -> N
     assert len(lines[0]) < 300
     envelope = json.loads(runner.invoke(app, ["term", query, "--json"]).stdout)
     assert envelope["ok"] is False and needle in envelope["error"]
+
+
+def test_era_notes_follow_the_output_language(home: Path) -> None:
+    """How an undated document was dated is explained in the language the user asked for."""
+    german = _json("Bündnisfähigkeit", "--lang", "de")["eras"]["rule-702-19-banding-de-en"]["reason"]
+    english = _json("Bündnisfähigkeit", "--lang", "en")["eras"]["rule-702-19-banding-de-en"]["reason"]
+    assert "weicht von der aktuellen Nummerierung" in german and "ältere" in german
+    assert "differs from the term table's current numbering" in english
+    assert "702.19" in german and "702.22" in german
