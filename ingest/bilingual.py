@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import document_id, sha256
+from regelwerk.ingest.common import document_id, new_document
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.errors import InvalidRuleNumber
 from regelwerk.ingest.numbers import RuleNumber, find_references
-from regelwerk.ingest.records import Document, IngestIssue, KeywordMention, ParsedDocument, Section
+from regelwerk.ingest.records import IngestIssue, KeywordMention, ParsedDocument, Section
 
 KIND = "bilingual-dump"
 
@@ -140,14 +140,12 @@ def parse(data: bytes, source: str) -> ParsedDocument:
                 mentions.append(KeywordMention(doc_id, title, draft.language, str(top), position))
 
     titles = [m.name for m in mentions]
-    document = Document(
-        id=doc_id,
+    document = new_document(
+        KIND,
+        data,
+        source,
         title=" / ".join(titles) if titles else "bilingual rule dump",
         language="de+en",
-        kind=KIND,
-        version=None,
-        source=source,
-        sha256=sha256(data),
         encoding=decoded.encoding,
         newline=decoded.newline,
     )

@@ -7,6 +7,8 @@ import re
 import unicodedata
 from pathlib import PurePath
 
+from regelwerk.ingest.records import Document
+
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -43,3 +45,28 @@ def normalize_quotes(text: str) -> str:
 def strip_italics(text: str) -> str:
     """CR .txt files mark italics as _word_; keep the words, drop the markers."""
     return re.sub(r"(?<![\w])_([^_\n]+?)_(?![\w])", r"\1", text)
+
+
+def new_document(
+    kind: str,
+    data: bytes,
+    source: str,
+    *,
+    title: str,
+    language: str,
+    encoding: str,
+    newline: str,
+    version: str | None = None,
+) -> Document:
+    """The Document record every ingestor builds: id from kind/version/source, hash of the bytes."""
+    return Document(
+        id=document_id(kind, version, source, language if language in ("en", "de") else "en"),
+        title=title,
+        language=language,
+        kind=kind,
+        version=version,
+        source=source,
+        sha256=sha256(data),
+        encoding=encoding,
+        newline=newline,
+    )

@@ -18,11 +18,11 @@ from __future__ import annotations
 import codecs
 import re
 
-from regelwerk.ingest.common import document_id, sha256
+from regelwerk.ingest.common import new_document
 from regelwerk.ingest.cr_structure import Line, effective_date, parse_structure
 from regelwerk.ingest.decode import decode, detect_newline, looks_binary, normalize_newlines
 from regelwerk.ingest.errors import IngestError
-from regelwerk.ingest.records import Document, IngestIssue, ParsedDocument
+from regelwerk.ingest.records import IngestIssue, ParsedDocument
 
 KIND = "cr-html"
 _CHARSET = re.compile(rb"<meta[^>]*charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
@@ -78,16 +78,15 @@ def parse(data: bytes, source: str) -> ParsedDocument:
     text = "\n".join(t for _, t in lines)
     dated = effective_date(text)
     version = dated[0] if dated else None
-    doc = Document(
-        id=document_id(KIND, version, source),
+    doc = new_document(
+        KIND,
+        data,
+        source,
         title=f"Magic: The Gathering Comprehensive Rules ({version or 'undated'})",
         language="en",
-        kind=KIND,
-        version=version,
-        source=source,
-        sha256=sha256(data),
         encoding=encoding,
         newline=newline,
+        version=version,
     )
     if dated is None:
         issues.append(IngestIssue(source, None, "no 'These rules are effective as of <date>.' paragraph"))

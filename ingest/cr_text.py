@@ -8,10 +8,10 @@ Document. Line numbers in every record are 1-based lines of the newline-normalis
 
 from __future__ import annotations
 
-from regelwerk.ingest.common import document_id, sha256
+from regelwerk.ingest.common import new_document
 from regelwerk.ingest.cr_structure import Line, effective_date, parse_structure
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.records import Document, IngestIssue, ParsedDocument
+from regelwerk.ingest.records import IngestIssue, ParsedDocument
 
 KIND = "cr-text"
 #: Strings every release contains; if a fallback decoding lost them, the guess was wrong.
@@ -44,16 +44,15 @@ def parse(data: bytes, source: str) -> ParsedDocument:
     text = decoded.text
     dated = effective_date(text)
     version = dated[0] if dated else None
-    doc = Document(
-        id=document_id(KIND, version, source),
+    doc = new_document(
+        KIND,
+        data,
+        source,
         title=f"Magic: The Gathering Comprehensive Rules ({version or 'undated'})",
         language="en",
-        kind=KIND,
-        version=version,
-        source=source,
-        sha256=sha256(data),
         encoding=decoded.encoding,
         newline=decoded.newline,
+        version=version,
     )
     lines: list[Line] = list(enumerate(text.split("\n"), start=1))
     structure = parse_structure(lines, doc.id, source)

@@ -34,10 +34,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import document_id, sha256
+from regelwerk.ingest.common import document_id, new_document
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.numbers import find_references
-from regelwerk.ingest.records import Document, KeywordMention, ParsedDocument, Section
+from regelwerk.ingest.records import KeywordMention, ParsedDocument, Section
 
 KIND = "excerpt"
 
@@ -151,14 +151,12 @@ def parse(data: bytes, source: str) -> ParsedDocument:
             mentions.append(KeywordMention(doc_id, group.keyword, "en", None, position))
 
     page_title = front[0][1] if front and not _NOT_HEADING_END.search(front[0][1]) else ""
-    document = Document(
-        id=doc_id,
+    document = new_document(
+        KIND,
+        data,
+        source,
         title=f"{page_title or 'Comprehensive Rules'} (excerpt without rule numbers)",
         language="en",
-        kind=KIND,
-        version=None,
-        source=source,
-        sha256=sha256(data),
         encoding=decoded.encoding,
         newline=decoded.newline,
     )

@@ -32,12 +32,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import document_id, normalize_quotes, sha256
+from regelwerk.ingest.common import document_id, new_document, normalize_quotes
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.numbers import find_references
 from regelwerk.ingest.records import (
     Card,
-    Document,
     IngestIssue,
     KeywordMention,
     ParsedDocument,
@@ -343,14 +342,12 @@ def parse(data: bytes, source: str) -> ParsedDocument:
                 mentions.append(KeywordMention(doc_id, name, "de", None, position))
 
     titles = [s.title for s in sections if s.title]
-    document = Document(
-        id=doc_id,
+    document = new_document(
+        KIND,
+        data,
+        source,
         title="Schlüsselwörter: " + ", ".join(titles) if titles else "Schlüsselwort-Glossar",
         language="de",
-        kind=KIND,
-        version=None,
-        source=source,
-        sha256=sha256(data),
         encoding=decoded.encoding,
         newline=decoded.newline,
     )
