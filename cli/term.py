@@ -73,25 +73,27 @@ def term(
     def render(con: Console) -> None:
         render_matches(con, data, LABELS[lang])
         for doc_id, era in eras.items():
-            con.print(f"[dim]{LABELS[lang]['era']} {doc_id}: {era['reason']}[/dim]")
+            con.print(f"{LABELS[lang]['era']} {doc_id}: {era['reason']}", style="dim", markup=False)
 
     emit({"query": query.strip(), "matches": data, "eras": eras}, json_mode, render)
 
 
 def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str]) -> None:
     """The best match in full, the others as a ranked list."""
+    from rich.markup import escape
     from rich.table import Table
 
     best, rest = matches[0], matches[1:]
     if best["match"] == "fuzzy":
-        con.print(f"[dim]{t['fuzzy']}: {best['matched']} ({best['score']:g})[/dim]")
+        con.print(f"{t['fuzzy']}: {best['matched']} ({best['score']:g})", style="dim", markup=False)
     _render_one(con, best, t)
     if rest:
         table = Table(title=t["also"], title_justify="left", show_edge=False)
         for col in (t["en"], t["de"], t["kind"], t["rules"], t["score"]):
             table.add_column(col)
         for m in rest:
-            table.add_row(m["en"], m["de"] or "", _kind(m, t), _rules_line(m["rules"]), f"{m['score']:g}")
+            cells = (m["en"], m["de"] or "", _kind(m, t), _rules_line(m["rules"]), f"{m['score']:g}")
+            table.add_row(*(escape(c) for c in cells))
         con.print(table)
 
 
@@ -104,42 +106,48 @@ def _rules_line(rules: dict[str, str]) -> str:
 
 
 def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
+    """Rules text is full of "[cost]" and "[quality]", which rich would eat as markup: every
+    piece of data is printed with markup off or escaped."""
+    from rich.markup import escape
     from rich.table import Table
 
-    head = f"[bold]{m['en']}[/bold]" + (f" / [bold]{m['de']}[/bold]" if m.get("de") else "")
-    con.print(f"{head}  [dim]({_kind(m, t)})[/dim]")
+    def line(text: str) -> None:
+        con.print(text, markup=False, highlight=False)
+
+    head = f"[bold]{escape(m['en'])}[/bold]" + (f" / [bold]{escape(m['de'])}[/bold]" if m.get("de") else "")
+    con.print(f"{head}  [dim]({escape(_kind(m, t))})[/dim]")
     if m["kind"] == "card":
         kw = m["keyword"]
         if kw is not None:
-            con.print(f"  {t['shows']}: {kw['en']}" + (f" / {kw['de']}" if kw["de"] else ""))
+            line(f"  {t['shows']}: {kw['en']}" + (f" / {kw['de']}" if kw["de"] else ""))
         if m["rules"]:
-            con.print(f"  {t['rules']}: {_rules_line(m['rules'])}")
+            line(f"  {t['rules']}: {_rules_line(m['rules'])}")
         if m["text"]:
-            con.print(f"  {m['text']}")
+            line(f"  {m['text']}")
         return
     if m["de_variants"]:
-        con.print(f"  {t['variants']}: {', '.join(m['de_variants'])}")
+        line(f"  {t['variants']}: {', '.join(m['de_variants'])}")
     if m["de_old"]:
-        con.print(f"  {t['old']}: {', '.join(m['de_old'])}")
+        line(f"  {t['old']}: {', '.join(m['de_old'])}")
     if m["number"]:
-        con.print(f"  {t['current']}: {m['number']}")
+        line(f"  {t['current']}: {m['number']}")
     if m["documents"]:
         table = Table(show_edge=False, box=None, padding=(0, 2))
         for col in (t["document"], t["language"], t["number"], t["how"]):
             table.add_column(col)
         for r in m["documents"]:
-            table.add_row(r["key"], r["language"], r["number"], r["how"])
+            table.add_row(*(escape(str(r[k])) for k in ("key", "language", "number", "how")))
         con.print(table)
     if m["glossary"]:
-        con.print(f"  {t['glossary']}: {m['glossary']}")
+        line(f"  {t['glossary']}: {m['glossary']}")
     for e in m["seed_entries"]:
         text = " ".join(e["text"].split())
-        con.print(f"  {t['seed']} ({e['title']}): {text[:300]}{'…' if len(text) > 300 else ''}")
+        line(f"  {t['seed']} ({e['title']}): {text[:300]}{'…' if len(text) > 300 else ''}")
     for r in m["reminders"][:2]:
-        con.print(f"  {t['reminder']}: ({r})")
+        line(f"  {t['reminder']}: ({r})")
     if m["cards"]:
         names = [c["en"] + (f" / {c['de']}" if c["de"] else "") for c in m["cards"]]
-        con.print(f"  {t['cards']}: {'; '.join(names)}")
+        line(f"  {t['cards']}: {'; '.join(names)}")
 
 
 def register(app: typer.Typer) -> None:

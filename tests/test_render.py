@@ -1,0 +1,99 @@
+"""Human output at a fixed width: exact text, and rules text's "[cost]"/"[quality]" survive.
+
+rich reads square brackets as markup; the CR is full of them ("Equip [cost]", "bands with other
+[quality]"), so every renderer must print data escaped or with markup off.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+
+from rich.console import Console
+
+from regelwerk.cli.rule import render_rule
+from regelwerk.cli.search import render_hits
+from regelwerk.cli.tables import documents_table
+from regelwerk.cli.term import LABELS, render_matches
+
+
+def _console(width: int = 80) -> tuple[Console, StringIO]:
+    out = StringIO()
+    return Console(file=out, width=width, color_system=None, highlight=False), out
+
+
+def _lines(out: StringIO) -> list[str]:
+    return [line.rstrip() for line in out.getvalue().splitlines()]
+
+
+def test_documents_table_exact() -> None:
+    con, out = _console(120)  # what piped output gets (cli.output.console)
+    rows = [
+        {"id": "cr-en-2026-04-17", "language": "en", "version": "2026-04-17", "kind": "cr-text",
+         "sections": 3299, "rules": 3138, "glossary": 730, "cards": 0, "issues": []},
+        {"id": "rule-702-19-banding-de-en", "language": "de+en", "version": None,
+         "kind": "bilingual-dump", "sections": 26, "rules": 26, "glossary": 0, "cards": 0,
+         "issues": ["x"]},
+    ]
+    con.print(documents_table(rows))
+    assert _lines(out) == [
+        "Ingested documents",
+        "",
+        " id                          lang    version      kind             secs"
+        "   rules   gloss   cards   issues",
+        " " + "─" * 103,
+        " cr-en-2026-04-17            en      2026-04-17   cr-text          3299"
+        "    3138     730       0        0",
+        " rule-702-19-banding-de-en   de+en   -            bilingual-dump     26"
+        "      26       0       0        1",
+        "",
+    ]
+
+
+def _rule(text: str) -> dict[str, Any]:
+    return {
+        "number": "702.6", "title": "Equip", "text": "", "language": "en", "version": "2026-04-17",
+        "document": "cr-en-2026-04-17", "current": "702.6", "notes": [], "examples": [],
+        "subrules": [{"number": "702.6a", "text": text, "examples": []}],
+        "references": [{"number": "301", "title": "Artifacts"}],
+    }
+
+
+def test_rule_keeps_square_brackets() -> None:
+    con, out = _console()
+    render_rule(con, _rule("“Equip [cost]” means “[Cost]: Attach this permanent.”"))
+    assert _lines(out) == [
+        "702.6 Equip  (2026-04-17, en)",
+        "702.6a “Equip [cost]” means “[Cost]: Attach this permanent.”",
+        "See also (regelwerk rule NUMBER):",
+        "  301 Artifacts",
+    ]
+
+
+def test_search_hit_keeps_square_brackets_and_marks_matches() -> None:
+    con, out = _console()
+    render_hits(con, {"notes": [], "hits": [{
+        "number": "702.19j", "current": "702.22j", "title": "Banding", "term": None,
+        "language": "en", "version": None, "document": "rule-702-19-banding-de-en",
+        "snippet": "both a [quality] creature with «banding»",
+    }]})
+    assert _lines(out) == [
+        "702.19j Banding  (rule-702-19-banding-de-en, en)  today 702.22j",
+        "    both a [quality] creature with banding",
+    ]
+
+
+def test_term_keeps_square_brackets_in_german() -> None:
+    con, out = _console()
+    match = {
+        "en": "Banding", "de": "Bündnis", "kind": "keyword_ability", "match": "exact",
+        "matched": "Banding", "score": 100.0, "de_variants": ["Bündnisfähigkeit"], "de_old": [],
+        "number": "702.22", "documents": [], "rules": {},
+        "glossary": "“Bands with other [quality]” is a specialized version.",
+        "seed_entries": [], "reminders": [], "cards": [],
+    }
+    render_matches(con, [match], LABELS["de"])
+    text = out.getvalue()
+    assert "Banding / Bündnis" in text
+    assert "Deutsche Varianten: Bündnisfähigkeit" in text
+    assert "“Bands with other [quality]” is a specialized version." in text
