@@ -104,6 +104,9 @@ def main() -> None:
         sys.exit(rc if isinstance(rc, int) else 0)
     except RegelwerkError as exc:
         report(str(exc), 1)
+    except OSError as exc:  # the store or home directory itself cannot be used
+        where = exc.filename or os.environ.get("REGELWERK_HOME") or "the regelwerk data directory"
+        report(f"{where}: {exc.strerror or exc}; set REGELWERK_HOME to a writable directory", 1)
     except Exception as exc:
         if _is(exc, "Exit"):
             sys.exit(getattr(exc, "exit_code", 0))

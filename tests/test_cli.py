@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +124,15 @@ def test_reingest_same_bytes_is_a_no_op() -> None:
     seed = Path(__file__).resolve().parents[1] / "data" / "seeds" / "rule-702.19-banding-de-en.txt"
     first = json.loads(_run("ingest", str(seed), "--json").stdout)
     assert first["ok"] is True and first["unchanged"] == [first["documents"][0]["id"]]
+
+
+def test_unusable_home_is_a_clean_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file-not-dir"
+    blocker.write_text("x")
+    proc = subprocess.run(
+        [sys.executable, "-m", "regelwerk", "docs"], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "REGELWERK_HOME": str(blocker / "home")},
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: ") and "REGELWERK_HOME" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
