@@ -6,9 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from regelwerk.index.library import Library
 from regelwerk.index.query import SearchEngine
+from regelwerk.ingest.errors import InputError
 
 
 @pytest.fixture(scope="module")
@@ -33,3 +36,15 @@ def test_excerpt_paragraphs_carry_the_numbers_linking_gave_them(engine: SearchEn
 def test_old_german_numbering_points_to_today(engine: SearchEngine) -> None:
     hits = [h for h in engine.search("702.19j").hits if h.language == "de"]
     assert hits and hits[0].number == "702.19j" and hits[0].current == "702.22j"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=60))
+def test_any_query_text_answers_or_is_a_clean_input_error(engine: SearchEngine, query: str) -> None:
+    """Whatever a user types (operators, quotes, stars, control characters) never raises
+    anything but a clean InputError."""
+    try:
+        result = engine.search(query)
+    except InputError:
+        return
+    assert isinstance(result.hits, tuple)
