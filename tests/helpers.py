@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
+from regelwerk.ingest.decode import decode, looks_binary
 from regelwerk.ingest.records import ParsedDocument
 
 
@@ -39,3 +41,18 @@ def assert_lines_covered(parsed: ParsedDocument, text: str) -> None:
     assert not missing, f"{len(missing)} non-blank line(s) in no record or issue: {show(missing)}"
     assert not extra, f"{len(extra)} blank or non-existent line(s) claimed: {show(extra)}"
     assert not twice, f"{len(twice)} line(s) claimed more than once: {show(twice)}"
+
+
+def parse_random_lines(
+    parse: Callable[[bytes, str], ParsedDocument], lines: list[str]
+) -> ParsedDocument | None:
+    """Property-test body shared by the ingestors: join `lines`, parse, check every line lands.
+
+    Returns None for input that is not a document at all (blank or binary-looking).
+    """
+    text = "\n".join(lines)
+    if not text.strip() or looks_binary(text.encode()):
+        return None
+    parsed = parse(text.encode(), "random.txt")
+    assert_lines_covered(parsed, decode(text.encode(), "random.txt").text)
+    return parsed

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from regelwerk.ingest import parse_bytes
 from regelwerk.ingest.bilingual import parse
-from regelwerk.ingest.decode import decode, looks_binary
+from regelwerk.ingest.decode import decode
 from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.numbers import letters
 from regelwerk.ingest.records import ParsedDocument, Section
-from tests.helpers import assert_lines_covered
+from tests.helpers import assert_lines_covered, parse_random_lines
 
 SEED = Path(__file__).resolve().parents[1] / "data" / "seeds" / "rule-702.19-banding-de-en.txt"
 
@@ -121,8 +121,4 @@ _FRAGMENTS = st.sampled_from(
 
 @given(st.lists(st.one_of(_FRAGMENTS, st.text(max_size=30)), max_size=25))
 def test_any_text_parses_and_every_line_lands_once(lines: list[str]) -> None:
-    text = "\n".join(lines)
-    if not text.strip() or looks_binary(text.encode()):
-        return
-    parsed = parse(text.encode(), "random.txt")
-    assert_lines_covered(parsed, decode(text.encode(), "random.txt").text)
+    parse_random_lines(parse, lines)

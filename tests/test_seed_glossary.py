@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regelwerk.ingest.decode import decode, looks_binary
+from regelwerk.ingest.decode import decode
 from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.glossary_de import parse
 from regelwerk.ingest.records import Card, ParsedDocument
 from tests.conftest import CORPUS, NEEDS_SHARED
-from tests.helpers import assert_lines_covered
+from tests.helpers import assert_lines_covered, parse_random_lines
 
 SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"
 BANDING = SEEDS / "glossary-de-banding-bataillon-bushido.txt"
@@ -227,8 +227,4 @@ _FRAGMENTS = st.sampled_from(
 
 @given(st.lists(st.one_of(_FRAGMENTS, st.text(max_size=30)), max_size=25))
 def test_any_text_parses_and_every_line_lands_once(lines: list[str]) -> None:
-    text = "\n".join(lines)
-    if not text.strip() or looks_binary(text.encode()):
-        return
-    parsed = parse(text.encode(), "random.txt")
-    assert_lines_covered(parsed, decode(text.encode(), "random.txt").text)
+    parse_random_lines(parse, lines)
