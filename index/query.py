@@ -45,6 +45,13 @@ TRANSLATED = 0.6
 #: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:
 #: they say which rule answers a question, not what the question is about.
 ORDINARY = 0.15
+#: The factor for a hit whose title meets the query only through a derived word
+#: ("Poisonous" for "poison counter"; see `SearchEngine._derived`).
+DERIVED = 0.6
+#: Endings that inflect a word rather than derive another ("starting" is "start").
+_INFLECTIONS = ("", "s", "es", "d", "ed", "ing")
+#: The factor for a conditional rule when the query asks what happens (see `_consequence`).
+CONSEQUENCE = 1.5
 #: Coordination: a hit's score is multiplied by (1 + COORDINATION * share²), share being the
 #: idf-weighted part of the query's terms its title and text contain, so for questions the
 #: rule that answers most of the question beats a short glossary entry that repeats one word.
@@ -67,6 +74,12 @@ MAX_QUERY = 500
 HIGHLIGHT = ("«", "»")
 
 _WORD = re.compile(r"\w+")
+#: "What happens if ...", "was passiert mit ...": the user wants the rule that says what
+#: follows from a situation, and those rules are written "If <situation>, <consequence>."
+_CONSEQUENCE_QUESTION = re.compile(
+    r"\b(?:what\s+happens|what\s+happened|was\s+passiert|was\s+geschieht)\b", re.IGNORECASE
+)
+_CONSEQUENCE_RULE = re.compile(r"^\s*(?:if|wenn|falls)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE)
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _SYNTAX = re.compile(r'["()*?]|(?:^|\s)(?:AND|OR|NOT|ANDNOT|ANDMAYBE)(?:\s|$)')
@@ -74,6 +87,20 @@ _SYNTAX = re.compile(r'["()*?]|(?:^|\s)(?:AND|OR|NOT|ANDNOT|ANDMAYBE)(?:\s|$)')
 
 #: Ordinary German rules words ("zehn", "verliert", "Spieler") the keyword tables do not name.
 WORDS_FILE = "words.tsv"
+
+
+#: English words users type -> the words the CR uses for them ("empty" library: "no cards").
+SYNONYMS_FILE = "synonyms.tsv"
+
+
+@functools.cache
+def synonym_table() -> dict[str, tuple[str, ...]]:
+    """Folded English query word or phrase -> CR words, from ``data/terms/synonyms.tsv``.
+
+    Users ask in their words ("draw from an empty library"), the rule answers in its own
+    ("a library with no cards in it"); neither stemming nor the term tables bridge that.
+    """
+    return _table(SYNONYMS_FILE, "query\t")
 
 
 @functools.cache
@@ -84,15 +111,20 @@ def word_table() -> dict[str, tuple[str, ...]]:
     words ("Spieler mit zehn Giftmarken verliert") in English, or the English rule that
     answers it matches only on the term. Missing file: no ordinary-word translation.
     """
+    return _table(WORDS_FILE, "de\t")
+
+
+def _table(filename: str, header: str) -> dict[str, tuple[str, ...]]:
+    """A two-column ``forms -> words`` table of ``data/terms``; missing file: empty."""
     from importlib import resources
 
-    entry = resources.files("regelwerk.data") / "terms" / WORDS_FILE
+    entry = resources.files("regelwerk.data") / "terms" / filename
     if not entry.is_file():
         return {}
     out: dict[str, tuple[str, ...]] = {}
     lines = entry.read_text(encoding="utf-8").splitlines()
     for line in lines:
-        if not line.strip() or line.startswith("#") or line.startswith("de\t"):
+        if not line.strip() or line.startswith("#") or line.startswith(header):
             continue
         de, _, en = line.partition("\t")
         english = tuple(w.strip() for w in en.split("|") if w.strip())
@@ -256,7 +288,7 @@ class SearchEngine:
         folded = fold(word)
         if len(folded) < 4 or folded.isdigit() or self.indexed(word):
             return None
-        if folded in self.vocabulary or split_compound(folded):
+        if folded in self.vocabulary or split_compound(folded) or self._named(word):
             return None
         from rapidfuzz import process
         from rapidfuzz.distance import OSA
@@ -268,8 +300,43 @@ class SearchEngine:
             return None
         return self.vocabulary[found[0]][1]
 
-    def _translations(self, words: Iterable[str]) -> tuple[set[str], set[str]]:
-        """English terms for German words and German terms for English words (term tables)."""
+    def _synonyms(self, words: list[str], said: set[str]) -> set[str]:
+        """English terms of the CR words for the query's words and two-word phrases."""
+        table = synonym_table()
+        if not table:
+            return set()
+        folded = [fold(w.lower()) for w in words]
+        grams = [" ".join(folded[i : i + 2]) for i in range(len(folded) - 1)]
+        out: set[str] = set()
+        for piece in [*grams, *folded]:
+            for name in table.get(piece, ()):
+                out.update(terms("en", name))
+                said.update(_WORD.findall(name))
+        return out
+
+    def _named(self, word: str) -> bool:
+        """Do the term tables or the ordinary-word table know `word` as German?
+
+        Such a word is not a typo even when the index lacks it: "Eile" is Haste, not a
+        misspelt "exile", and the German text it names may simply not be ingested.
+        """
+        if translate_word(word):
+            return True
+        translate = getattr(self.links(), "translate", None)
+        if translate is None:
+            return False
+        try:
+            return bool(translate(word, "de"))
+        except Exception:  # translation is an enrichment; a failing table means "unknown"
+            return False
+
+    def _translations(
+        self, words: Iterable[str], said: set[str] | None = None
+    ) -> tuple[set[str], set[str]]:
+        """English terms for German words and German terms for English words (term tables).
+
+        The English names' own words go to `said` (see `_derived`).
+        """
         links = self.links()
         to_en: set[str] = set()
         to_de: set[str] = set()
@@ -295,6 +362,8 @@ class SearchEngine:
                     names = [n for part in split_compound(fold(word)) for n in lookup(part, src)]
                 for name in names:
                     sink.update(terms(dst, name))
+                    if dst == "en" and said is not None:
+                        said.update(fold(w) for w in _WORD.findall(name.lower()))
         return to_en, to_de
 
     # -- search -------------------------------------------------------------------------------
@@ -322,6 +391,7 @@ class SearchEngine:
         problem = syntax_problem(text) if _SYNTAX.search(text) else None
         highlight: dict[str, set[str]] = {"en": set(), "de": set()}
         phrase: list[str] = []
+        said: set[str] = set()
         q: Any = None
         if _SYNTAX.search(text) and problem is None:
             q = self._parsed(text, highlight)
@@ -330,19 +400,24 @@ class SearchEngine:
         if problem is not None:
             notes.append(f"query syntax ignored ({problem}); searched for the words as plain terms")
         if q is None:
-            q = self._plain(text, highlight, notes, phrase)
+            q = self._plain(text, highlight, notes, phrase, said)
         if q is None:
             return SearchResult(query, (), (*notes, "no searchable words in the query"))
         try:
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
         except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
             notes.append(f"query syntax ignored ({exc}); searched for the words as plain terms")
-            q = self._plain(text, highlight, notes, phrase)
+            q = self._plain(text, highlight, notes, phrase, said)
             if q is None:
                 return SearchResult(query, (), tuple(notes))
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
-        ranked = self._coordinate([(r.fields(), r.score) for r in results], highlight, phrase, question)
+        consequence = bool(_CONSEQUENCE_QUESTION.search(text))
+        ranked = self._coordinate(
+            [(r.fields(), r.score) for r in results], highlight, phrase, question, said
+        )
+        if consequence:
+            ranked = sorted(((f, sc * _consequence(f)) for f, sc in ranked), key=lambda x: -x[1])
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult(query, tuple(hits), tuple(notes))
 
@@ -352,6 +427,7 @@ class SearchEngine:
         wanted: dict[str, set[str]],
         phrase: list[str] | None = None,
         question: bool = False,
+        said: set[str] | None = None,
     ) -> list[tuple[dict[str, Any], float]]:
         """Re-rank by how much of the query each hit covers (see COORDINATION).
 
@@ -380,6 +456,8 @@ class SearchEngine:
             out.append((f, sc * (1 + COORDINATION * share * share)))
         if phrase:
             out = [(f, sc * self._phrased(f, phrase)) for f, sc in out]
+        if said:
+            out = [(f, sc * self._derived(f, known["en"], said)) for f, sc in out]
         if question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
             out = _behind_cited_rules(out, self._names_query(known))
         out.sort(key=lambda x: -x[1])
@@ -399,6 +477,25 @@ class SearchEngine:
             seq = [t for w in words for t in sorted(self._analyze("en", w))]
             if any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1)):
                 return 1 + PHRASE * BOOSTS[field] / BOOSTS["title"]
+        return 1.0
+
+    def _derived(self, f: dict[str, Any], wanted: set[str], said: set[str]) -> float:
+        """DERIVED if an English hit's title meets the query only through a derived word.
+
+        The stemmer makes "Poisonous" = "poison", so every rule of the keyword Poisonous
+        (title and context) matches "poison counter" as strongly as the rules about poison
+        counters do. A title word that shares a query term's stem but is not a word the query
+        said (nor its plural) names something else.
+        """
+        if f.get("language") == "de" or not wanted:
+            return 1.0
+        for w in _WORD.findall(str(f.get("title") or "").lower()):
+            if not self._analyze("en", w) & wanted:
+                continue
+            w = fold(w)
+            if any(w == s + end for s in said for end in _INFLECTIONS):
+                return 1.0
+            return DERIVED
         return 1.0
 
     def _known(self, lang: str, term: str) -> bool:
@@ -425,8 +522,14 @@ class SearchEngine:
                 out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
 
     def _plain(
-        self, text: str, highlight: dict[str, set[str]], notes: list[str], phrase: list[str]
+        self,
+        text: str,
+        highlight: dict[str, set[str]],
+        notes: list[str],
+        phrase: list[str],
+        said: set[str] | None = None,
     ) -> Any:
+        said = set() if said is None else said
         numbers = [n for n in _NUMBER.findall(text)]
         rest = _NUMBER.sub(" ", text)
         words = [w for w in _WORD.findall(rest)]
@@ -443,15 +546,20 @@ class SearchEngine:
         # English words the English text knows need no translation: German sections carry
         # the English keyword names in their context field already.
         foreign = [w for w in fixed if not self.indexed(w, ("en",))]
-        to_en, to_de = self._translations(foreign) if foreign else (set(), set())
-        plain_en = {t for w in foreign for name in translate_word(w) for t in terms("en", name)}
+        said.update(fold(w.lower()) for w in fixed)
+        to_en, to_de = self._translations(foreign, said) if foreign else (set(), set())
+        ordinary = [name for w in foreign for name in translate_word(w)]
+        said.update(fold(w) for name in ordinary for w in _WORD.findall(name.lower()))
+        plain_en = {t for name in ordinary for t in terms("en", name)}
         plain_en -= en | to_en
+        synonyms = self._synonyms(fixed, said) - en - to_en - plain_en
         clauses: list[Any] = []
         self._term_clauses("en", en, 1.0, clauses)
         self._term_clauses("de", de, 1.0, clauses)
         self._term_clauses("en", to_en - en, TRANSLATED, clauses)
         self._term_clauses("de", to_de - de, TRANSLATED, clauses)
         self._term_clauses("en", plain_en, ORDINARY, clauses)
+        self._term_clauses("en", synonyms, TRANSLATED, clauses)
         ordered = terms("en", joined)
         if 1 < len(ordered) <= PHRASE_WORDS:
             phrase[:] = ordered
@@ -462,7 +570,7 @@ class SearchEngine:
                 continue
             clauses.append(wq.Term("number", norm, boost=8.0))
             clauses.append(wq.Term("current", norm, boost=8.0))
-        highlight["en"] |= en | to_en | plain_en
+        highlight["en"] |= en | to_en | plain_en | synonyms
         highlight["de"] |= de | to_de
         return wq.Or(clauses) if clauses else None
 
@@ -593,6 +701,13 @@ def _behind_cited_rules(
                 sc = best * 0.99
         out.append((f, sc))
     return out
+
+
+def _consequence(f: dict[str, Any]) -> float:
+    """CONSEQUENCE for a rule written as "If <situation>, <consequence>", else 1."""
+    if f.get("kind") == "glossary" or not f.get("number"):
+        return 1.0
+    return CONSEQUENCE if _CONSEQUENCE_RULE.match(str(f.get("text") or "")) else 1.0
 
 
 def _version_rank(version: str | None, language: str | None) -> int:
