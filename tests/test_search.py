@@ -156,3 +156,21 @@ def test_compound_named_as_a_whole_is_not_read_as_its_parts(engine: SearchEngine
 
 def test_short_query_prefers_the_phrase(engine: SearchEngine) -> None:
     assert engine.search("poison counter").hits[0].term == "Poison Counter"
+
+
+def test_german_term_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
+    result = engine.search("Eile")
+    assert not any("instead of" in n for n in result.notes)
+    assert result.hits[0].current == "702.10" or result.hits[0].term == "Haste"
+
+
+def test_digits_also_search_the_number_words_the_cr_uses() -> None:
+    from regelwerk.index.query import synonym_table
+
+    assert synonym_table()["10"] == ("ten",)
+
+
+def test_what_happens_prefers_the_rule_that_says_what_follows(engine: SearchEngine) -> None:
+    hits = engine.search("was passiert mit zehn Giftmarken").hits[:3]
+    assert any(h.current in ("704.5c", "104.3d") for h in hits)
+    assert all(h.title != "Poisonous" for h in hits[:1])
