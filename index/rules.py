@@ -296,14 +296,18 @@ def _scope(version: str | None, lang: str | None) -> str:
 
 
 def _title(con: sqlite3.Connection, row: sqlite3.Row) -> str:
-    """A subrule has no title of its own; it borrows its rule's ("702.22j" -> "Banding")."""
-    if row["title"] or not row["parent"]:
-        return str(row["title"] or "")
-    parent = con.execute(
-        "SELECT title FROM sections WHERE doc = ? AND number = ? AND language = ?",
-        (row["doc"], row["parent"], row["language"]),
-    ).fetchone()
-    return str(parent["title"]) if parent else ""
+    """A rule without a title of its own borrows the nearest titled ancestor's: "702.22j" ->
+    "Banding" (its rule), "510.1c" -> "Combat Damage Step" (its section)."""
+    title, parent = row["title"], row["parent"]
+    while not title and parent:
+        up = con.execute(
+            "SELECT title, parent FROM sections WHERE doc = ? AND number = ? AND language = ?",
+            (row["doc"], parent, row["language"]),
+        ).fetchone()
+        if up is None:
+            break
+        title, parent = up["title"], up["parent"]
+    return str(title or "")
 
 
 def _label(con: sqlite3.Connection, row: sqlite3.Row, width: int = 60) -> str:

@@ -151,3 +151,12 @@ def test_cli_text_output(seeds_only: Library, monkeypatch: pytest.MonkeyPatch) -
     result = runner.invoke(app, ["rule", "702.19", "j", "--lang", "de"])
     assert result.exit_code == 0, result.output
     assert "702.19j" in result.stdout and "702.22j" in result.stdout
+
+
+@NEEDS_SHARED
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [("510.1c", "Combat Damage Step"), ("704.5a", "State-Based Actions"), ("702.22j", "Banding")],
+)
+def test_untitled_rules_borrow_the_nearest_titled_ancestor(full: Library, query: str, title: str) -> None:
+    assert lookup(full, query).title == title
