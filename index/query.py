@@ -37,9 +37,9 @@ from regelwerk.ingest.numbers import RuleNumber, find_references
 if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
-#: Field boosts: a word in a rule's own title counts most, then its context (rule title,
-#: keyword names in both languages), then its text.
-BOOSTS = {"title": 4.0, "ctx": 1.5, "text": 1.0}
+#: Field boosts: a word in a rule's own title counts most, then its context (the keyword
+#: names of a keyword rule in both languages), then its text.
+BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0}
 #: Words that reach a field only through translation weigh less than the user's own words.
 TRANSLATED = 0.6
 #: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:

@@ -4,7 +4,8 @@ One whoosh document per numbered section, keyword section and glossary entry. Ea
 has its own title, context and text fields analyzed by that language's analyzer (see
 ``analysis``): a German section fills the ``*_de`` fields, an English one the ``*_en`` fields,
 and the keyword names linking knows are added in *both* languages to the context fields, so
-"banding" also finds the German "Bündnisfähigkeit" rules.
+"banding" also finds the German "Bündnisfähigkeit" rules. Only keyword rules get context: a
+generic section title is not a keyword's name.
 
 The index is a derived artefact of the store (``Store.derived``): built on first use into a
 temporary directory with one writer in one process and renamed into place, keyed by the
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search7"
+INDEX_SALT = "search8"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -164,8 +165,6 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
             ctx: dict[str, list[str]] = {"en": [], "de": []}
             parent = titles.get((s.parent, s.language)) if s.parent else None
             title = s.title or (parent.title if parent else "")
-            if parent is not None and parent.title and not s.title:
-                ctx[s.language].append(parent.title)
             rule_number = s.number if s.kind == "rule" else s.parent
             given, given_current = assigned.get(s.position, (None, None))
             if given is not None:
@@ -173,6 +172,11 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
                 rule_number = str(rn if rn.letter is None else rn.parent)
             kw = names.get((d.id, rule_number or ""))
             if kw is not None:
+                # A keyword rule's title names what every subrule is about ("Trample"); a
+                # generic section's ("Life", "Counters") would pull its every subrule into
+                # any question using that word, ahead of the rule that answers it.
+                if parent is not None and parent.title and not s.title:
+                    ctx[s.language].append(parent.title)
                 ctx["en"].extend(kw[0])
                 ctx["de"].extend(kw[1])
             if s.keyword and s.keyword != s.title:
