@@ -50,7 +50,8 @@ class LibraryRuleBook:
         if self._terms is None:
             self._terms = {}
             for row in load_terms():  # file order: a section's own title comes first
-                if row.number:
+                # Ability words are examples listed in 207.2c, not its title ("Adamant").
+                if row.number and row.kind != "ability_word":
                     self._terms.setdefault(row.number, (row.en, row.de))
         try:
             rn: RuleNumber | None = RuleNumber.parse(number)

@@ -14,6 +14,7 @@ from regelwerk.engine.characteristics import (
     is_creature,
     keywords,
     protection_from,
+    subtypes,
     toughness,
     values,
 )
@@ -21,11 +22,18 @@ from regelwerk.engine.effects import add_effect
 from regelwerk.engine.events import Label, Ref, refs, say
 from regelwerk.engine.messages import counters_de, counters_en, keyword_de
 from regelwerk.engine.narration import illegal
-from regelwerk.engine.state import Card, CardSpec, Effect, Game, Player
+from regelwerk.engine.state import FINDABLE, Card, CardSpec, Effect, Game, Player, TriggerSpec
+
+#: Why an intervening-if trigger (603.4) "if its prowl cost was paid" did not trigger.
+_NOT_PAID = {
+    "prowl": Label("die Beutezugkosten wurden nicht bezahlt", "its prowl cost wasn’t paid"),
+    "buyback": Label("die Rückkaufkosten wurden nicht bezahlt", "its buyback cost wasn’t paid"),
+    "bestow": Label("sie wurde nicht für die Göttergabe-Kosten gewirkt", "it wasn’t cast bestowed"),
+}
 
 
 def kw_label(name: str) -> Label:
-    return Label(keyword_de(name), name)
+    return Label(keyword_de(name), name, keyword=True)
 
 
 # --- entering and leaving the battlefield --------------------------------------------------
@@ -61,6 +69,8 @@ def enter_battlefield(
         game.combat.attackers.append(card.id)
         say(game, "508.4", "enters_attacking", card=Ref(card.id), player=Ref(game.defending))
     for spec in card.spec.triggers:
+        if spec.on == "enters" and not _condition_holds(game, card, spec):
+            continue
         if spec.on == "enters":
             triggers.add(
                 game,
@@ -89,6 +99,21 @@ def enter_battlefield(
                     )
 
 
+def _condition_holds(game: Game, card: Card, spec: TriggerSpec) -> bool:
+    """An intervening "if" clause (603.4): without it the ability doesn't trigger at all."""
+    if not spec.if_paid or spec.if_paid in card.paid:
+        return True
+    say(
+        game,
+        "603.4",
+        "trigger_condition_false",
+        source=Ref(card.id),
+        ability=Label(spec.label_de or spec.id, spec.label_en or spec.id),
+        condition=_NOT_PAID[spec.if_paid],
+    )
+    return False
+
+
 def _leave(game: Game, card: Card) -> None:
     if game.combat is not None:
         game.combat.remove(card.id)
@@ -100,6 +125,28 @@ def _leave(game: Game, card: Card) -> None:
     card.attached_to = None
     card.bestowed = False
     card.phased_out = False
+    card.paid = ()
+
+
+def _unattach_auras(game: Game, host: Card) -> None:
+    """Auras on a permanent that left are attached to nothing (704.5m); a bestowed one becomes
+    a creature again instead (702.103f)."""
+    for aura in list(game.cards.values()):
+        if aura.zone == "battlefield" and aura.attached_to == host.id:
+            aura.attached_to = None
+            if aura.bestowed:
+                aura.bestowed = False
+                say(game, "702.103f", "bestow_unattached", aura=Ref(aura.id))
+
+
+def move_to_hand(game: Game, card: Card, rule: str, key: str = "return_to_hand") -> None:
+    """To its owner's hand (400.3) as a new object (400.7); a token there ceases to exist (704.5d)."""
+    _leave(game, card)
+    card.zone = "hand"
+    say(game, rule, key, card=Ref(card.id), owner=Ref(card.owner))
+    _unattach_auras(game, card)
+    if card.token:
+        card.controller = card.owner
 
 
 def move_to_graveyard(game: Game, card: Card, rule: str, key: str, **params: Any) -> None:
@@ -114,12 +161,7 @@ def move_to_graveyard(game: Game, card: Card, rule: str, key: str, **params: Any
     say(game, rule, key, card=Ref(card.id), owner=Ref(card.owner), **params)
     if from_battlefield and was_creature:
         game.history.deaths[card.id] += 1
-    for aura in list(game.cards.values()):
-        if aura.zone == "battlefield" and aura.attached_to == card.id:
-            aura.attached_to = None
-            if aura.bestowed:
-                aura.bestowed = False
-                say(game, "702.103f", "bestow_unattached", aura=Ref(aura.id))
+    _unattach_auras(game, card)
     if had_persist:
         if had_minus:
             say(game, "702.79a", "persist_no", card=Ref(card.id))
@@ -180,6 +222,8 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
         player.life -= amount
         player.damage_this_turn += amount
         game.history.damage_taken[target] += amount
+        if combat:
+            game.combat_damage_log.append((source.controller, source.id, subtypes(source)))
         say(
             game,
             "510.2" if combat else "120.3a",
@@ -346,6 +390,57 @@ def proliferate(game: Game, source: Card, controller: str) -> None:
                 put_counters(game, card, kind, 1, "701.34a")
 
 
+# --- library and hand --------------------------------------------------------------------------
+
+
+def library(game: Game, player: str) -> list[Card]:
+    """A player's library, top first: the order the scenario lists the cards in."""
+    return [c for c in game.cards.values() if c.zone == "library" and c.owner == player]
+
+
+def draw(game: Game, player: Player, n: int) -> None:
+    """121.1: the top card of the library into the hand, n times."""
+    drawn = library(game, player.id)[:n]
+    if not drawn:
+        say(game, "121.1", "draw_empty", player=Ref(player.id))
+        return
+    for card in drawn:
+        card.zone = "hand"
+        card.incarnation += 1
+    say(game, "121.1", "draw", player=Ref(player.id), n=len(drawn), cards=refs([c.id for c in drawn]))
+
+
+def matches(card: Card, find: str) -> bool:
+    """Does a card fit a search description ("basic land", "island", "creature")?"""
+    if find == "basic land":
+        return "Land" in card.spec.types and "Basic" in card.spec.supertypes
+    if find in ("land", "creature"):
+        return find.capitalize() in card.spec.types
+    return find.capitalize() in card.spec.subtypes
+
+
+def search_library(game: Game, source: Card, player: str, find: str) -> None:
+    """701.23a: find a matching card (the scenario's choice), reveal it, put it into the hand,
+    then shuffle (702.29e typecycling). A hidden zone may be searched without finding (701.23b)."""
+    what = Label(*FINDABLE[find])
+    chosen = game.choices.get(source.id)
+    candidates = [c for c in library(game, player) if matches(c, find)]
+    if chosen is not None:
+        card = game.cards[str(chosen)]
+        if card not in candidates:
+            raise illegal(
+                game, "701.23a", "search_wrong_card", card=Ref(card.id), player=Ref(player), what=what
+            )
+    elif candidates:
+        card = candidates[0]
+    else:
+        say(game, "701.23b", "search_nothing", player=Ref(player), what=what)
+        return
+    card.zone = "hand"
+    card.incarnation += 1
+    say(game, "701.23a", "search_found", player=Ref(player), card=Ref(card.id), what=what)
+
+
 # --- targets and effects ---------------------------------------------------------------------
 
 
@@ -354,6 +449,8 @@ def check_target(game: Game, source: Card, target: str | None, kind: str, rule: 
     if target is None:
         raise illegal(game, rule, "target_missing", source=Ref(source.id))
     if target in game.players:
+        if kind == "target_permanent":
+            raise illegal(game, rule, "target_not_permanent", source=Ref(source.id), target=Ref(target))
         if kind != "target":
             raise illegal(game, rule, "target_not_creature", source=Ref(source.id), target=Ref(target))
         return
@@ -378,7 +475,7 @@ def check_target(game: Game, source: Card, target: str | None, kind: str, rule: 
         )
 
 
-TARGETED = ("target", "target_creature", "target_attacking")
+TARGETED = ("target", "target_creature", "target_attacking", "target_permanent")
 
 
 def resolve_effect(
@@ -457,6 +554,18 @@ def resolve_effect(
     elif kind == "cant_block":
         add_effect(game, source.id, [], cant_block_max_power=effect.amount)
         say(game, rule, "cant_block_effect", source=Ref(source.id), n=effect.amount)
+    elif kind == "draw":
+        draw(game, game.players[controller], effect.amount or 1)
+    elif kind == "return_to_hand":
+        if effect.target == "self":
+            # "if this card is in your graveyard": checked again on resolution (603.4); the
+            # ability moves it out of that zone, so it functions only there (113.6m).
+            if source.zone == "graveyard":
+                move_to_hand(game, source, rule)
+        else:
+            move_to_hand(game, game.cards[str(target)], rule)
+    elif kind == "search_library":
+        search_library(game, source, controller, effect.find)
     else:  # pragma: no cover - the loader only admits EFFECT_KINDS
         raise ValueError(f"unknown effect kind {kind!r}")
 

@@ -28,6 +28,7 @@ from regelwerk.engine.characteristics import (
 from regelwerk.engine.effects import cant_block_limits
 from regelwerk.engine.errors import WrongStep
 from regelwerk.engine.events import Label, Ref, Share, refs, say
+from regelwerk.engine.messages import LAND_PHRASES
 from regelwerk.engine.narration import illegal
 from regelwerk.engine.stack import settle
 from regelwerk.engine.state import Card, Game
@@ -121,7 +122,7 @@ def declare_attackers(game: Game, attackers: list[str], bands: list[list[str]]) 
         else:
             say(game, "702.20b", "vigilance", card=Ref(cid))
     if tapping:
-        say(game, "508.1f", "attackers_tap", cards=refs(tapping))
+        say(game, "508.1f", "attackers_tap", player=Ref(game.active), cards=refs(tapping))
     _attack_triggers(game, attackers)
     settle(game)
 
@@ -183,16 +184,19 @@ def _attack_triggers(game: Game, attackers: list[str]) -> None:
                     text=kw_label("provoke"),
                     target=None if target is None else str(target),
                 )
+        battalion_said = False
         for spec in card.spec.triggers:
             text = Label(spec.label_de or spec.id, spec.label_en or spec.id)
             if spec.on == "attacks":
                 triggers.add(game, card.controller, cid, spec.id, "508.3a", spec=spec, text=text)
             elif spec.on == "battalion":
-                if len(attackers) >= 3:
-                    say(game, "207.2c", "battalion", card=Ref(cid), n=len(attackers) - 1)
+                others = len(attackers) - 1
+                if not battalion_said:  # one explanation per card, however many abilities
+                    key = "battalion" if others >= 2 else "battalion_not" if others else "battalion_alone"
+                    say(game, "207.2c", key, card=Ref(cid), n=others)
+                    battalion_said = True
+                if others >= 2:
                     triggers.add(game, card.controller, cid, spec.id, "603.2", spec=spec, text=text)
-                else:
-                    say(game, "207.2c", "battalion_not", card=Ref(cid), n=len(attackers) - 1)
     for watcher in game.battlefield():
         for spec in watcher.spec.triggers:
             if spec.on != "ally_attacks" or watcher.controller != game.active:
@@ -284,7 +288,7 @@ def _bushido(game: Game, cid: str) -> None:
             "bushido",
             "702.45a",
             keyword="bushido",
-            text=Label(f"Bushido {n}", f"bushido {n}"),
+            text=Label(f"Bushido {n}", f"bushido {n}", keyword=True),
             n=int(n),
             incarnation=card.incarnation,
         )
@@ -306,7 +310,12 @@ def _restriction(game: Game, blocker: Card, attacker: Card) -> tuple[str, str, d
             None,
         )
         if swamp is not None:
-            return "702.14c", "block_landwalk", {"land": Ref(swamp.id), "walk": kw_label(f"{land}walk")}
+            phrase = Label(*LAND_PHRASES[str(land)])
+            return (
+                "702.14c",
+                "block_landwalk",
+                {"land": phrase, "permanent": Ref(swamp.id), "walk": kw_label(f"{land}walk")},
+            )
     quality = protection_from(game, attacker, blocker)
     if quality is not None:
         return "702.16f", "block_protection", {"quality": kw_label(f"protection from {quality}")}
@@ -377,17 +386,43 @@ def combat_damage(game: Game, assign: Assignment) -> None:
         dealing = [
             c for c in in_combat if c not in combat.fs_at_start or has(game, game.cards[c], "double strike")
         ]
-        say(game, "702.4b", "second_damage_step", cards=refs(dealing))
+        if dealing:
+            say(game, "702.4b", "second_damage_step", cards=refs(dealing))
+        else:
+            say(game, "702.4b", "second_damage_step_none")
     else:
         dealing = in_combat
     game.step = "combat_damage"
     plan = _plan(game, combat, dealing, assign)
     _check_trample(game, combat, plan)
+    hit_players: set[str] = set()  # controllers whose creatures dealt combat damage to a player
     for source, division in plan:
         for target, amount in division.items():
-            deal_damage(game, game.cards[source], target, amount, combat=True)
+            dealt = deal_damage(game, game.cards[source], target, amount, combat=True)
+            if dealt and target in game.players:
+                hit_players.add(game.cards[source].controller)
+    _one_or_more_triggers(game, hit_players)
     combat.steps_done += 1
     settle(game)
+
+
+def _one_or_more_triggers(game: Game, controllers: set[str]) -> None:
+    """ "Whenever one or more creatures you control deal combat damage to a player" triggers
+    once per combat damage step (603.2c), also from a graveyard if it says so (113.6m)."""
+    for player in game.apnap():
+        if player not in controllers:
+            continue
+        for card in list(game.cards.values()):
+            for spec in card.spec.triggers:
+                if spec.on != "creatures_combat_damage_to_player":
+                    continue
+                if spec.zone == "graveyard":
+                    present = card.zone == "graveyard" and card.owner == player
+                else:
+                    present = card.on_battlefield and card.controller == player
+                if present:
+                    text = Label(spec.label_de or spec.id, spec.label_en or spec.id)
+                    triggers.add(game, player, card.id, spec.id, "603.2c", spec=spec, text=text)
 
 
 def _in_combat(game: Game) -> list[str]:
@@ -428,7 +463,7 @@ def _plan(
             trample = has(game, card, "trample")
             if not blockers:
                 if trample:
-                    say(game, "702.19d", "trample_no_blockers", card=Ref(cid))
+                    say(game, "702.19d", "trample_no_blockers", card=Ref(cid), player=Ref(game.defending))
                     plan.append((cid, {game.defending: amount}))
                 else:
                     say(game, "510.1c", "blocked_no_blockers", card=Ref(cid))
@@ -472,6 +507,7 @@ def _plan(
                 chooser=Ref(chooser),
                 card=Ref(cid),
                 controller=Ref(card.controller),
+                player=Ref(game.defending),
                 split=_split_text(division),
             )
         plan.append((cid, division))
@@ -563,6 +599,7 @@ def _check_trample(game: Game, combat: Combat, plan: list[tuple[str, dict[str, i
                 "trample_not_lethal",
                 card=Ref(source),
                 blocker=Ref(blocker),
+                player=Ref(game.defending),
                 n=mine,
                 need=1 if deathtouch else toughness(game, b) - b.damage - others,
             )

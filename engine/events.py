@@ -20,10 +20,15 @@ class Ref:
 
 @dataclass(frozen=True)
 class Label:
-    """A short text that exists in both languages, such as an ability's name."""
+    """A short text that exists in both languages, such as an ability's name.
+
+    ``keyword`` marks a keyword's name ("persist"); English quotes other labels, which are
+    phrases a scenario chose ("ability “gain 2 life”").
+    """
 
     de: str
     en: str
+    keyword: bool = False
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ FLAGS: dict[str, str] = {
     "provoke": "702.39",
     "persist": "702.79",
     "battle cry": "702.91",
+    "buyback": "702.27",
+    "prowl": "702.76",
     "prowess": "702.108",
 }
 #: Keywords with a number ("bushido 1").

@@ -9,6 +9,7 @@ proper names without article) and may override irregular forms (weak nouns like 
 
 from __future__ import annotations
 
+import re
 import string
 from collections import Counter
 from collections.abc import Mapping
@@ -29,14 +30,35 @@ _ARTICLES = {
     "n": {"nom": "das", "acc": "das", "dat": "dem", "gen": "des"},
     "pl": {"nom": "die", "acc": "die", "dat": "den", "gen": "der"},
 }
+#: Personal pronouns by genus: {card:pn} "er", {card:pa} "ihn", {card:pd} "ihm".
+_PRONOUNS = {
+    "m": {"pn": "er", "pa": "ihn", "pd": "ihm"},
+    "f": {"pn": "sie", "pa": "sie", "pd": "ihr"},
+    "n": {"pn": "es", "pa": "es", "pd": "ihm"},
+    "pl": {"pn": "sie", "pa": "sie", "pd": "ihnen"},
+}
 _CASES = ("nom", "acc", "dat", "gen")
 # After these words a German name's head noun is its first word ("Herold der Qualen").
 _POSTMODIFIERS = (" der ", " des ", " aus ", " von ", " vom ", " am ", ", ")
+_NUMBERS = {
+    "de": ("null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"),
+    "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+}
+
+
+def number_word(n: int, lang: str) -> str:
+    """Small numbers in prose are words ("zwei andere Kreaturen"); larger ones stay digits."""
+    words = _NUMBERS[lang]
+    return words[n] if 0 <= n < len(words) else str(n)
 
 
 @dataclass(frozen=True)
 class Name:
-    """How to say one card's or player's name in both languages."""
+    """How to say one card's or player's name in both languages.
+
+    ``suffix`` tells identical names apart ("(A)", "1"); it follows the declined German form,
+    so the genitive is "des Mönchs 1", not "des Mönch 1s".
+    """
 
     de: str
     en: str
@@ -44,15 +66,41 @@ class Name:
     forms_de: tuple[tuple[str, str], ...] = ()
     pronoun_de: str = ""
     pronoun_en: str = ""
+    suffix: str = ""
+
+    @property
+    def full_de(self) -> str:
+        return self.de + self.suffix
+
+    @property
+    def full_en(self) -> str:
+        return self.en.replace("'", "’") + self.suffix
 
     def german(self, case: str) -> str:
         forms = dict(self.forms_de)
         if self.genus == "name":
             if case == "gen":
-                return forms.get("gen", f"von {self.de}")
-            return self.de
+                return forms["gen"] + self.suffix if "gen" in forms else f"von {self.full_de}"
+            return self.full_de
         noun = forms.get(case) or (self._genitive() if case == "gen" else self.de)
-        return f"{_ARTICLES[self.genus][case]} {noun}"
+        return f"{_ARTICLES[self.genus][case]} {noun}{self.suffix}"
+
+    def german_possessive(self) -> str:
+        """A name before a noun: "Roberts Friedhof", "Klaus’ Friedhof"; others take the genitive."""
+        if self.genus != "name":
+            return self.german("gen")
+        return f"{self.full_de}’" if self.full_de.endswith(("s", "ß", "x", "z")) else f"{self.full_de}s"
+
+    def english_possessive(self) -> str:
+        """ "Robert’s", but "Kitchen Finks’" for a name ending in s."""
+        full = self.full_en
+        return f"{full}’" if full.endswith("s") else f"{full}’s"
+
+    def pronoun(self, spec: str) -> str:
+        """{card:pn}/{card:pa}/{card:pd}: "er"/"ihn"/"ihm"; proper names repeat themselves."""
+        if self.genus in _PRONOUNS:
+            return _PRONOUNS[self.genus][spec]
+        return self.german("dat" if spec == "pd" else "nom")
 
     def _genitive(self) -> str:
         if self.genus not in ("m", "n"):
@@ -68,8 +116,12 @@ class Name:
         return f"{head}s{rest}"
 
 
+_TOKEN_ID = re.compile(r"-(\d+)$")
+
+
 def names_of(game: Game) -> dict[str, Name]:
-    """Names for every card and player; identical names get "(A)", "(B)" so a trace is clear."""
+    """Names for every card and player; identical names get "(A)", "(B)" (tokens their number)
+    so a trace is clear."""
     out: dict[str, Name] = {
         p.id: Name(p.name, p.name, pronoun_de=p.pronoun_de, pronoun_en=p.pronoun_en)
         for p in game.players.values()
@@ -78,17 +130,34 @@ def names_of(game: Game) -> dict[str, Name]:
     index: Counter[str] = Counter()
     for c in game.cards.values():
         suffix = ""
-        if c.token and seen[c.spec.name_en] > 1:
-            suffix = f" {c.id.rsplit('-', 1)[-1]}"
+        serial = _TOKEN_ID.search(c.id)
+        if c.token and serial and seen[c.spec.name_en] > 1:
+            suffix = f" {serial.group(1)}"
         elif seen[c.spec.name_en] > 1:
             suffix = f" ({'ABCDEFGHIJ'[index[c.spec.name_en]]})"
             index[c.spec.name_en] += 1
-        forms = tuple((k, v + suffix) for k, v in c.spec.forms_de)
-        out[c.id] = Name(c.spec.name_de + suffix, c.spec.name_en + suffix, c.spec.genus, forms)
+        out[c.id] = Name(c.spec.name_de, c.spec.name_en, c.spec.genus, c.spec.forms_de, suffix=suffix)
     return out
 
 
+def _capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 class _Formatter(string.Formatter):
+    """Format specs (after the colon):
+
+    - cards and players: ``nom``/``acc``/``dat``/``gen`` (German case; capitalised ``Nom``
+      starts a sentence), ``poss`` ("Roberts" / "Robert’s"), ``pn``/``pa``/``pd`` (German
+      pronouns), ``pro`` (a player's pronoun), ``v:one:many`` (a verb agreeing with the name:
+      German plural names and English lists of two or more take ``many``; on a list, ``n:one:many``
+      counts its items instead of following grammar), ``indef`` and
+      ``tag`` (English "a Soldier" and " (Soldier 1)" for tokens);
+    - numbers: ``pl:one:many`` ("1 Punkt", "3 Punkte"), ``wpl:one:many`` (one is the whole
+      singular phrase, others become "zwei Punkte"), ``w`` (number word), ``v:one:many``;
+    - labels: ``ability`` (English "persist ability" / "ability “gain 2 life”"), ``q`` (quoted).
+    """
+
     def __init__(self, lang: str, names: Mapping[str, Name]) -> None:
         self.lang = lang
         self.names = names
@@ -97,47 +166,112 @@ class _Formatter(string.Formatter):
         if isinstance(value, Ref):
             return self._name(value, format_spec)
         if isinstance(value, Label):
-            return value.de if self.lang == "de" else value.en
+            return self._label(value, format_spec)
         if isinstance(value, Share):
             who = self._name(Ref(value.target), "acc")
             return f"{value.n} auf {who}" if self.lang == "de" else f"{value.n} to {who}"
         if isinstance(value, list | tuple) and all(isinstance(v, Ref | Label | Share) for v in value):
-            return self._join([self.format_field(v, format_spec) for v in value])
-        if isinstance(value, int) and format_spec.startswith("pl:"):
-            _, one, many = format_spec.split(":")
-            return f"{value} {one if value == 1 else many}"
+            if format_spec.startswith("v:"):  # grammatical number: "die Grizzlybären haben"
+                _, one, many = format_spec.split(":")
+                return many if self._plural(value) else one
+            if format_spec.startswith("n:"):  # how many: "als Angreifer" for one or more
+                _, one, many = format_spec.split(":")
+                return many if len(value) != 1 else one
+            parts = [self.format_field(v, format_spec.lower()) for v in value]
+            text = self._join(parts)
+            return _capitalize(text) if format_spec[:1].isupper() else text
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self._number(value, format_spec)
         if isinstance(value, str) and format_spec == "kw":
             return keyword_de(value) if self.lang == "de" else value
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
+
+    def _plural(self, value: list[Any] | tuple[Any, ...]) -> bool:
+        if len(value) != 1:
+            return True
+        only = value[0]
+        if self.lang != "de" or not isinstance(only, Ref):
+            return False
+        return self.names.get(only.id, Name("", "")).genus == "pl"
+
+    def _number(self, value: int, spec: str) -> str:
+        if spec.startswith(("pl:", "wpl:", "v:")):
+            kind, one, many = spec.split(":")
+            if kind == "v":
+                return one if value == 1 else many
+            if kind == "pl":
+                return f"{value} {one if value == 1 else many}"
+            return one if value == 1 else f"{number_word(value, self.lang)} {many}"
+        if spec == "w":
+            return number_word(value, self.lang)
+        return str(super().format_field(value, spec))
+
+    def _label(self, label: Label, spec: str) -> str:
+        text = label.de if self.lang == "de" else label.en
+        if self.lang == "en":
+            text = text.replace("'", "’")
+            if spec == "ability":
+                return f"{text} ability" if label.keyword else f"ability “{text}”"
+            if spec == "q":
+                return text if label.keyword else f"“{text}”"
+            return text
+        return f"„{text}“" if spec == "q" else text
 
     def _name(self, ref: Ref, spec: str) -> str:
         name = self.names.get(ref.id, Name(ref.id, ref.id))
-        if spec.startswith("v:"):  # a German verb agreeing with the name: {card:v:fügt:fügen}
+        if spec.startswith("v:"):  # a verb agreeing with the name: {card:v:fügt:fügen}
             _, one, many = spec.split(":")
-            return many if name.genus == "pl" else one
+            return many if self.lang == "de" and name.genus == "pl" else one
         if spec == "pro":
             pronoun = name.pronoun_de if self.lang == "de" else name.pronoun_en
-            return pronoun or (name.de if self.lang == "de" else name.en)
+            return pronoun or (name.full_de if self.lang == "de" else name.full_en)
         if self.lang == "en":
-            return f"{name.en}’s" if spec == "poss" else name.en
-        case = spec.lower() if spec.lower() in _CASES else "nom"
-        text = name.german(case)
-        return text[0].upper() + text[1:] if spec[:1].isupper() else text
+            if spec == "poss":
+                return name.english_possessive()
+            if spec in ("pn", "pa", "pd", "Pn", "Pa", "Pd"):
+                return "it" if spec.islower() else "It"
+            if spec == "indef":
+                base = name.en.replace("'", "’")
+                return f"{'an' if base[:1].lower() in 'aeiou' else 'a'} {base}"
+            if spec == "tag":
+                return f" ({name.full_en})" if name.suffix else ""
+            return name.full_en
+        if spec == "poss":
+            return name.german_possessive()
+        if spec.lower() in ("pn", "pa", "pd"):
+            text = name.pronoun(spec.lower())
+        elif spec in ("indef", "tag"):
+            text = name.german("nom")
+        else:
+            case = spec.lower() if spec.lower() in _CASES else "nom"
+            text = name.german(case)
+        return _capitalize(text) if spec[:1].isupper() else text
 
     def _join(self, parts: list[str]) -> str:
         if not parts:
-            return "—"
+            return "keine" if self.lang == "de" else "none"
         if len(parts) == 1:
             return parts[0]
         word = " und " if self.lang == "de" else " and "
         return ", ".join(parts[:-1]) + word + parts[-1]
 
 
+def _close_appositions(text: str, names: Mapping[str, Name], lang: str) -> str:
+    """A name with a comma ("Tajic, Schwert der Legion") is an apposition: mid-sentence it is
+    closed by a second comma before the sentence goes on ("Tajic, Schwert der Legion, greift an"),
+    also before "und" ("Herr Meier, unser Nachbar, und seine Frau")."""
+    for name in names.values():
+        full = name.full_de if lang == "de" else name.full_en
+        if ", " in full:
+            text = re.sub(re.escape(full) + r"(?= [^\s(–-])", full + ",", text)
+    return text
+
+
 def render(event: Event, lang: str, names: Mapping[str, Name]) -> str:
     """One sentence for one event; unknown keys are a bug and raise KeyError."""
     template = MESSAGES[event.key][0 if lang == "de" else 1]
     text: str = _Formatter(lang, names).format(template, **event.params)
-    return text
+    return _capitalize(_close_appositions(text, names, lang))
 
 
 def rule_title(rulebook: RuleBook, rule: str, lang: str) -> str | None:

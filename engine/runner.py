@@ -95,7 +95,14 @@ def perform(game: Game, action: Action) -> None:
     elif action.do == "end_turn":
         end_turn(game)
     elif action.do == "cast":
-        cast(game, p["card"], p.get("target"), bool(p.get("bestow", False)))
+        cast(
+            game,
+            p["card"],
+            p.get("target"),
+            bool(p.get("bestow", False)),
+            buyback=bool(p.get("buyback", False)),
+            prowl=bool(p.get("prowl", False)),
+        )
     elif action.do == "activate":
         activate(game, p["source"], p.get("ability"), p.get("target"))
 

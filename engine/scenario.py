@@ -22,8 +22,11 @@ from regelwerk.engine.state import (
     COLORS,
     EFFECT_KINDS,
     EFFECT_TARGETS,
+    FINDABLE,
     GENERA,
+    PAID_COSTS,
     TRIGGER_EVENTS,
+    TRIGGER_ZONES,
     ZONES,
     ActivatedSpec,
     CardSpec,
@@ -40,7 +43,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     "damage": frozenset({"assign"}),
     "end_combat": frozenset(),
     "end_turn": frozenset(),
-    "cast": frozenset({"card", "target", "bestow"}),
+    "cast": frozenset({"card", "target", "bestow", "buyback", "prowl"}),
     "activate": frozenset({"source", "ability", "target"}),
     "expect": frozenset(),
 }
@@ -332,6 +335,7 @@ class _Loader:
                 "count",
                 "tapped_attacking",
                 "life_from",
+                "find",
             }
         )
         self._keys(raw, allowed, where)
@@ -346,6 +350,11 @@ class _Loader:
             token = self.spec(raw["token"], f"{where}.token")
         if kind == "create_tokens" and token is None:
             raise self.fail(f"{where}.token", "a token table for create_tokens")
+        find = raw.get("find", "")
+        if (kind == "search_library" or "find" in raw) and find not in FINDABLE:
+            raise self.fail(
+                f"{where}.find", f"what search_library finds, one of {', '.join(FINDABLE)}", raw.get("find")
+            )
         for key in ("amount", "power", "toughness", "count"):
             if key in raw and not isinstance(raw[key], int):
                 raise self.fail(f"{where}.{key}", "a whole number", raw[key])
@@ -361,6 +370,7 @@ class _Loader:
             count=raw.get("count", 1),
             tapped_attacking=bool(raw.get("tapped_attacking", False)),
             life_from=raw.get("life_from", ""),
+            find=find,
         )
 
     def spec(self, c: dict[str, Any], where: str) -> CardSpec:
@@ -399,9 +409,15 @@ class _Loader:
         triggers = []
         for i, t in enumerate(c.get("triggers", [])):
             tw = f"{where}.triggers[{i}]"
-            self._keys(t, frozenset({"id", "on", "effect", "subtype", "label_de", "label_en"}), tw)
+            self._keys(
+                t, frozenset({"id", "on", "effect", "subtype", "label_de", "label_en", "zone", "if_paid"}), tw
+            )
             if t.get("on") not in TRIGGER_EVENTS:
                 raise self.fail(f"{tw}.on", f"one of {', '.join(TRIGGER_EVENTS)}", t.get("on"))
+            if t.get("zone", "battlefield") not in TRIGGER_ZONES:
+                raise self.fail(f"{tw}.zone", f"one of {', '.join(TRIGGER_ZONES)}", t.get("zone"))
+            if t.get("if_paid", "") not in ("", *PAID_COSTS):
+                raise self.fail(f"{tw}.if_paid", f"one of {', '.join(PAID_COSTS)}", t.get("if_paid"))
             triggers.append(
                 TriggerSpec(
                     self._str(t, "id", tw),
@@ -410,6 +426,8 @@ class _Loader:
                     t.get("subtype", ""),
                     t.get("label_de", ""),
                     t.get("label_en", ""),
+                    t.get("zone", "battlefield"),
+                    t.get("if_paid", ""),
                 )
             )
         activated = []
@@ -550,6 +568,9 @@ class _Loader:
                         raise self.fail(f"{where}.assign.{src}.{tgt}", "a whole number", n)
         elif do == "cast":
             self._ref(params.get("card"), f"{where}.card")
+            for flag in ("bestow", "buyback", "prowl"):
+                if flag in params and not isinstance(params[flag], bool):
+                    raise self.fail(f"{where}.{flag}", "true or false", params[flag])
         elif do == "activate":
             self._ref(params.get("source"), f"{where}.source")
         if "target" in params:

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 
 from regelwerk.engine import sba, triggers
 from regelwerk.engine.actions import (
+    TARGETED,
     check_target,
     deal_damage,
     enter_battlefield,
     kw_label,
     move_to_graveyard,
+    move_to_hand,
     resolve_effect,
 )
 from regelwerk.engine.characteristics import is_creature
@@ -22,8 +24,6 @@ from regelwerk.engine.effects import add_effect
 from regelwerk.engine.events import Label, Ref, refs, say
 from regelwerk.engine.state import Effect, Game
 from regelwerk.engine.triggers import PendingTrigger
-
-TARGETED = ("target", "target_creature", "target_attacking")
 
 
 @dataclass
@@ -123,7 +123,10 @@ def _resolve_spell(game: Game, s: StackSpell) -> None:
         say(game, "608.2", "resolves_spell", card=Ref(card.id))
         for effect in card.spec.spell:
             resolve_effect(game, effect, card, s.controller, s.target, "608.2h")
-        move_to_graveyard(game, card, "608.2n", "spell_to_graveyard")
+        if "buyback" in card.paid:
+            move_to_hand(game, card, "702.27a", "buyback_to_hand")
+        else:
+            move_to_graveyard(game, card, "608.2n", "spell_to_graveyard")
         return
     if s.bestow:
         host = game.cards.get(s.target or "")

@@ -40,6 +40,9 @@ EFFECT_KINDS = (
     "put_counters",
     "phase_out",
     "cant_block",
+    "draw",
+    "return_to_hand",
+    "search_library",
 )
 #: Who an effect applies to.
 EFFECT_TARGETS = (
@@ -51,6 +54,7 @@ EFFECT_TARGETS = (
     "target_attacking",
     "each_creature",
     "enchanted",
+    "target_permanent",
 )
 #: Trigger events a card-specific triggered ability can wait for.
 TRIGGER_EVENTS = (
@@ -62,7 +66,23 @@ TRIGGER_EVENTS = (
     "cast_spell",
     "another_creature_enters",
     "combat_damage_to_player",
+    "creatures_combat_damage_to_player",
 )
+#: Zones a card-specific triggered ability can trigger from (113.6k-m).
+TRIGGER_ZONES = ("battlefield", "graveyard")
+#: Optional or alternative costs whose payment a spell remembers ("if its prowl cost was paid").
+PAID_COSTS = ("bestow", "buyback", "prowl")
+#: What a library search can find (702.29e typecycling, 701.23a): German and English phrases.
+FINDABLE: dict[str, tuple[str, str]] = {
+    "basic land": ("einem Standardland", "a basic land card"),
+    "land": ("einer Landkarte", "a land card"),
+    "creature": ("einer Kreaturenkarte", "a creature card"),
+    "plains": ("einer Ebene", "a Plains card"),
+    "island": ("einer Insel", "an Island card"),
+    "swamp": ("einem Sumpf", "a Swamp card"),
+    "mountain": ("einem Gebirge", "a Mountain card"),
+    "forest": ("einem Wald", "a Forest card"),
+}
 
 
 @dataclass(frozen=True)
@@ -80,6 +100,7 @@ class Effect:
     count: int = 1
     tapped_attacking: bool = False
     life_from: str = ""  # "toughness": life equal to the entering creature's toughness
+    find: str = ""  # search_library: a key of FINDABLE ("basic land")
 
 
 @dataclass(frozen=True)
@@ -92,6 +113,8 @@ class TriggerSpec:
     subtype: str = ""  # for "ally_attacks": "Whenever a Dragon you control attacks"
     label_de: str = ""  # how the trace names the ability; defaults to the id
     label_en: str = ""
+    zone: str = "battlefield"  # "graveyard": Pyrewild Shaman's return ability (113.6m)
+    if_paid: str = ""  # "prowl": "if its prowl cost was paid" (an intervening if, 603.4)
 
 
 @dataclass(frozen=True)
@@ -170,6 +193,7 @@ class Card:
     bestowed: bool = False
     sick: bool = False
     incarnation: int = 0  # bumped on every zone change: a new object (400.7)
+    paid: tuple[str, ...] = ()  # optional/alternative costs paid when it was cast (PAID_COSTS)
 
     @property
     def on_battlefield(self) -> bool:
@@ -209,6 +233,9 @@ class Game:
     timestamp: int = 0
     over: bool = False
     token_serial: int = 0
+    # Combat damage dealt to players this turn: (source's controller, source id, its subtypes),
+    # what prowl asks about (702.76a).
+    combat_damage_log: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
 
     @property
     def defending(self) -> str:

@@ -68,6 +68,6 @@ def put_on_stack(game: Game) -> None:
                 "603.3b",
                 "stack_order",
                 player=Ref(player),
-                abilities=[Label(f"{t.text.de}", f"{t.text.en}") for t in mine],
+                abilities=[t.text for t in mine],
             )
         game.stack.extend(reversed(mine))

@@ -22,12 +22,14 @@ def end_turn(game: Game) -> None:
         game.cards[cid].damage = 0
         game.cards[cid].deathtouched = False
     ended = end_of_turn(game)
-    say(game, "514.2", "cleanup", cards=refs(damaged), n=ended)
+    key = "cleanup" if damaged and ended else "cleanup_damage" if damaged else "cleanup_effects"
+    say(game, "514.2", key if damaged or ended else "cleanup_nothing", cards=refs(damaged), n=ended)
     ids = list(game.players)
     game.active = ids[(ids.index(game.active) + 1) % len(ids)]
     game.turn += 1
     game.step = "main1"
     game.attacked_this_turn = False
+    game.combat_damage_log.clear()
     for p in game.players.values():
         p.damage_this_turn = 0
     say(game, "500.1", "new_turn", player=Ref(game.active), turn=game.turn)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from regelwerk.engine.events import Event, Label, Ref, Share
 from regelwerk.engine.messages import MESSAGES, keyword_de
 from regelwerk.engine.narration import Name, render
@@ -16,7 +18,123 @@ NAMES = {
     "boar": Name("Düsterwaldkeiler (A)", "Durkwood Boars (A)", "m"),
     "bears": Name("Grizzlybären", "Grizzly Bears", "pl"),
     "herald": Name("Herold der Qualen", "Herald of Torment", "m"),
+    "finks": Name("Küchenhutzel", "Kitchen Finks", "pl"),
+    "tajic": Name("Tajic, Schwert der Legion", "Tajic, Blade of the Legion"),
+    "efreet": Name("Regenbogen-Efreet", "Rainbow Efreet", "m"),
+    "monk": Name("Mönch", "Monk", "m", suffix=" 1"),
+    "konda": Name("Kondas Hatamoto", "Konda's Hatamoto"),
+    "soldier": Name(
+        "Soldat", "Soldier", "m", (("acc", "Soldaten"), ("dat", "Soldaten"), ("gen", "Soldaten")), suffix=" 2"
+    ),
 }
+
+# (event key, params, German, English): sentences a judge had to correct before.
+FIXED = [
+    (
+        "spell_enters",
+        {"card": Ref("finks"), "player": Ref("robert")},
+        "Die Küchenhutzel werden verrechnet und kommen unter Roberts Kontrolle ins Spiel.",
+        "Kitchen Finks resolves and enters the battlefield under Robert’s control.",
+    ),
+    (
+        "trigger",
+        {"source": Ref("finks"), "ability": Label("Beharrlichkeit", "persist", keyword=True)},
+        "Die Fähigkeit „Beharrlichkeit“ der Küchenhutzel löst aus.",
+        "Kitchen Finks’ persist ability triggers.",
+    ),
+    (
+        "trigger",
+        {"source": Ref("finks"), "ability": Label("2 Lebenspunkte", "gain 2 life")},
+        "Die Fähigkeit „2 Lebenspunkte“ der Küchenhutzel löst aus.",
+        "Kitchen Finks’ ability “gain 2 life” triggers.",
+    ),
+    (
+        "dies_damage",
+        {"card": Ref("bears"), "damage": 2, "toughness": 2},
+        "Die Grizzlybären haben tödlichen Schaden (2 Schadenspunkte bei Widerstandskraft 2) "
+        "und werden zerstört.",
+        "Grizzly Bears has lethal damage marked (2 damage, toughness 2) and is destroyed.",
+    ),
+    (
+        "combat_damage_player",
+        {"source": Ref("tajic"), "player": Ref("susanne"), "n": 1, "life": 1},
+        "Tajic, Schwert der Legion, fügt Susanne 1 Punkt Kampfschaden zu; Susanne hat jetzt 1 Lebenspunkt.",
+        "Tajic, Blade of the Legion, deals 1 combat damage to Susanne; Susanne is at 1 life.",
+    ),
+    (
+        "phases_out",
+        {"card": Ref("efreet")},
+        "Der Regenbogen-Efreet phast aus: Er bleibt im Spiel, wird aber so behandelt, als gäbe es ihn nicht.",
+        "Rainbow Efreet phases out: it stays on the battlefield but is treated as though it doesn’t exist.",
+    ),
+    (
+        "resolves_trigger",
+        {"source": Ref("monk"), "ability": Label("Bravour", "prowess", keyword=True)},
+        "Die Fähigkeit „Bravour“ des Mönchs 1 wird verrechnet.",
+        "Monk 1’s prowess ability resolves.",
+    ),
+    (
+        "token_created",
+        {"card": Ref("soldier"), "player": Ref("robert")},
+        "Der Soldat 2 kommt als Spielstein unter Roberts Kontrolle ins Spiel.",
+        "Robert creates a Soldier token (Soldier 2).",
+    ),
+    (
+        "attackers_tap",
+        {"player": Ref("robert"), "cards": [Ref("bears")]},
+        "Robert tappt die Grizzlybären als Angreifer.",
+        "Robert taps Grizzly Bears as an attacker.",
+    ),
+    (
+        "second_damage_step",
+        {"cards": [Ref("bears")]},
+        "Zweites Kampfschadensegment: Die Grizzlybären fügen Kampfschaden zu.",
+        "Second combat damage step: Grizzly Bears deals combat damage.",
+    ),
+    (
+        "too_many_blockers",
+        {"card": Ref("konda"), "n": 1},
+        "Kondas Hatamoto kann nicht von mehr als einer Kreatur geblockt werden.",
+        "Konda’s Hatamoto can’t be blocked by more than one creature.",
+    ),
+    (
+        "cleanup_effects",
+        {"cards": [], "n": 1},
+        "Aufräumen: 1 Effekt „bis zum Ende des Zuges“ endet.",
+        "Cleanup: 1 “until end of turn” effect ends.",
+    ),
+    (
+        "destroyed",
+        {"card": Ref("wurm"), "owner": Ref("robert")},
+        "Der Tatzelwurm wird zerstört und auf Roberts Friedhof gelegt.",
+        "Craw Wurm is destroyed and put into Robert’s graveyard.",
+    ),
+    (
+        "battle_cry",
+        {"source": Ref("herald"), "cards": [Ref("soldier"), Ref("tajic")]},
+        "Schlachtruf des Herolds der Qualen: Jede andere angreifende Kreatur erhält +1/+0 bis zum Ende des "
+        "Zuges (der Soldat 2 und Tajic, Schwert der Legion).",
+        "Herald of Torment’s battle cry: each other attacking creature gets +1/+0 until end of turn "
+        "(Soldier 2 and Tajic, Blade of the Legion).",
+    ),
+    (
+        "bloodthirst_yes",
+        {"card": Ref("bears"), "n": 2},
+        "Ein Gegner hat in diesem Zug Schaden erlitten, daher kommen die Grizzlybären mit zwei +1/+1-Marken "
+        "ins Spiel (Blutdurst).",
+        "An opponent was dealt damage this turn, so Grizzly Bears enters with two +1/+1 counters "
+        "(bloodthirst).",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("key", "params", "de", "en"), FIXED, ids=[f"{row[0]}-{i}" for i, row in enumerate(FIXED)]
+)
+def test_fixed_sentences(key: str, params: dict[str, object], de: str, en: str) -> None:
+    e = Event("0", key, dict(params))
+    assert render(e, "de", NAMES) == de
+    assert render(e, "en", NAMES) == en
 
 
 def test_the_banding_sentence_reads_like_a_judge() -> None:
@@ -46,11 +164,15 @@ def test_cases_genitive_and_plural_verbs() -> None:
     )
     assert (
         render(e, "de", NAMES)
-        == "Die Grizzlybären fügen dem Tatzelwurm 1 Kampfschadenspunkt zu (insgesamt 1 Schaden markiert)."
+        == "Die Grizzlybären fügen dem Tatzelwurm 1 Punkt Kampfschaden zu (markierter Schaden insgesamt: 1)."
     )
-    e2 = Event("608.2", "resolves_trigger", {"source": Ref("herald"), "ability": Label("Flug", "flight")})
+    e2 = Event(
+        "608.2",
+        "resolves_trigger",
+        {"source": Ref("herald"), "ability": Label("Flug", "flying", keyword=True)},
+    )
     assert render(e2, "de", NAMES) == "Die Fähigkeit „Flug“ des Herolds der Qualen wird verrechnet."
-    assert render(e2, "en", NAMES) == "Herald of Torment’s flight ability resolves."
+    assert render(e2, "en", NAMES) == "Herald of Torment’s flying ability resolves."
 
 
 def test_every_template_has_both_languages_with_the_same_placeholders() -> None:
