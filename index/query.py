@@ -65,9 +65,14 @@ COORDINATION = 2.0
 PHRASE = 1.0
 PHRASE_WORDS = 3
 #: A query of at least this many words, or this many terms one language knows, is a question
-#: ("when can a player concede"): it wants the rule that answers it, so a glossary entry
-#: ranks just below the best hit among the rules it cites.
+#: ("when can a player concede"): it wants the rule that answers it, so a glossary entry or a
+#: rule restating another ranks just below the best hit among the rules it cites.
 QUESTION_TERMS = 3
+#: A rule citing another found rule goes behind it only if the cited rule scores at least this
+#: share of its own score: then it restates the cited rule ("... loses the game as a
+#: state-based action. See rule 704."); a rule far ahead of the rule it mentions in passing
+#: ("(See rule 509, ...)") is the better answer itself.
+RESTATED = 0.75
 #: How many whoosh hits the coordination re-ranking looks at.
 RERANK = 40
 MAX_QUERY = 500
@@ -670,12 +675,15 @@ class SearchEngine:
 def _behind_cited_rules(
     found: list[tuple[dict[str, Any], float]], names_query: Any
 ) -> list[tuple[dict[str, Any], float]]:
-    """Move each glossary entry just behind the best-scoring found rule it cites.
+    """Move each hit that refers elsewhere just behind the best-scoring found rule it cites.
 
-    A glossary entry is a definition pointing at rules ("See rule 702.70"); for a question
-    the rule is the answer and the definition a pointer to it, so both stay but the rule
-    goes first. Entries citing no found rule, and entries whose term is the whole query
-    ("combat damage step"), keep their score.
+    A glossary entry is a definition pointing at rules ("See rule 702.70"), and a rule that
+    restates another's outcome points at it too ("... loses the game as a state-based action.
+    See rule 704."); for a question the cited rule is the answer and the citing hit a pointer
+    to it, so both stay but the cited rule goes first. Hits citing no found rule, rules
+    scoring far above the rule they cite (see RESTATED), and glossary entries whose term is
+    the whole query ("combat damage step") keep their score. Deferring is decided on the
+    scores before any hit moves, so one move never sets off another.
     """
     rules: dict[str, list[tuple[RuleNumber, float]]] = {}
     for f, sc in found:
@@ -688,19 +696,33 @@ def _behind_cited_rules(
             continue
     out = []
     for f, sc in found:
-        if f.get("kind") == "glossary" and not names_query(f):
+        glossary = f.get("kind") == "glossary"
+        if not (glossary and names_query(f)):
+            own = _own_number(f)
             cited = []
             for ref in find_references(str(f.get("text") or "")):
                 try:
-                    cited.append(RuleNumber.parse(ref))
+                    rn = RuleNumber.parse(ref)
                 except InputError:
                     continue
+                if own is None or not (rn.contains(own) or own.contains(rn)):
+                    cited.append(rn)
             same_doc = rules.get(str(f.get("document")), [])
             best = max((rs for rn, rs in same_doc if any(c.contains(rn) for c in cited)), default=None)
-            if best is not None and best <= sc:
+            if best is not None and best <= sc and (glossary or best >= RESTATED * sc):
                 sc = best * 0.99
         out.append((f, sc))
     return out
+
+
+def _own_number(f: dict[str, Any]) -> RuleNumber | None:
+    """A rule hit's number (a rule citing its own section cites no other rule), else None."""
+    if f.get("kind") == "glossary" or not f.get("number"):
+        return None
+    try:
+        return RuleNumber.parse(str(f.get("number")))
+    except InputError:
+        return None
 
 
 def _consequence(f: dict[str, Any]) -> float:

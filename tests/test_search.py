@@ -174,3 +174,9 @@ def test_what_happens_prefers_the_rule_that_says_what_follows(engine: SearchEngi
     hits = engine.search("was passiert mit zehn Giftmarken").hits[:3]
     assert any(h.current in ("704.5c", "104.3d") for h in hits)
     assert all(h.title != "Poisonous" for h in hits[:1])
+
+
+def test_question_ranks_the_cited_rule_before_the_rule_restating_it(engine: SearchEngine) -> None:
+    # 122.1f says what 704.5c says, then "See rule 704."; the state-based action is the answer.
+    hits = [h.current for h in engine.search("what happens when a player has ten poison counters").hits]
+    assert hits.index("704.5c") < hits.index("122.1f")
