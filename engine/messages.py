@@ -236,7 +236,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "buyback_to_hand": (
         "Die Rückkaufkosten wurden bezahlt, daher {card:v:kommt:kommen} {card:nom} nach der Verrechnung statt auf den Friedhof zurück auf {owner:poss} Hand.",
-        "The buyback cost was paid, so {card} is put into {owner:poss} hand instead of {owner:poss} graveyard as it finishes resolving.",
+        "The buyback cost was paid, so {card} is put into {owner:poss} hand instead of into {owner:poss} graveyard as it finishes resolving.",
     ),
     "return_to_hand": (
         "{card:Nom} {card:v:kommt:kommen} auf {owner:poss} Hand zurück.",
@@ -260,16 +260,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{player} draws {n:wpl:a card:cards}: {cards}.",
     ),
     "draw_empty": (
-        "{player} kann keine Karte ziehen: {player:poss} Bibliothek ist leer.",
-        "{player} can’t draw a card: {player:poss} library is empty.",
+        "{player} kann keine Karte ziehen: {player:their} Bibliothek ist leer.",
+        "{player} can’t draw a card: {player:their} library is empty.",
     ),
     "search_found": (
-        "{player} durchsucht {player:poss} Bibliothek nach {what}, zeigt {card:acc} offen vor und nimmt {card:pa} auf die Hand; danach wird die Bibliothek gemischt.",
-        "{player} searches {player:poss} library for {what}, reveals {card}, puts it into {player:poss} hand, then shuffles.",
+        "{player} durchsucht {player:their} Bibliothek nach {what}, zeigt {card:acc} offen vor und nimmt {card:pa} auf die Hand; danach wird die Bibliothek gemischt.",
+        "{player} searches {player:their} library for {what}, reveals {card}, puts it into {player:their} hand, then shuffles.",
     ),
     "search_nothing": (
-        "{player} durchsucht {player:poss} Bibliothek nach {what}, findet keine und mischt die Bibliothek.",
-        "{player} searches {player:poss} library for {what}, finds none and shuffles.",
+        "{player} durchsucht {player:their} Bibliothek nach {what}, findet nichts und mischt die Bibliothek.",
+        "{player} searches {player:their} library for {what}, finds none and shuffles.",
     ),
     # phasing
     "phases_out": (

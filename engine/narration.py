@@ -38,6 +38,10 @@ _PRONOUNS = {
     "pl": {"pn": "sie", "pa": "sie", "pd": "ihnen"},
 }
 _CASES = ("nom", "acc", "dat", "gen")
+# A player's possessive determiner before a feminine noun in nominative or accusative
+# ("seine Bibliothek"), and its English counterpart.
+_OWN_DE = {"er": "seine", "sie": "ihre"}
+_OWN_EN = {"he": "his", "she": "her", "they": "their"}
 # After these words a German name's head noun is its first word ("Herold der Qualen").
 _POSTMODIFIERS = (" der ", " des ", " aus ", " von ", " vom ", " am ", ", ")
 _NUMBERS = {
@@ -148,7 +152,8 @@ class _Formatter(string.Formatter):
     """Format specs (after the colon):
 
     - cards and players: ``nom``/``acc``/``dat``/``gen`` (German case; capitalised ``Nom``
-      starts a sentence), ``poss`` ("Roberts" / "Robert’s"), ``pn``/``pa``/``pd`` (German
+      starts a sentence), ``poss`` ("Roberts" / "Robert’s"), ``their`` ("seine Bibliothek" /
+      "his library", from the player's pronoun), ``pn``/``pa``/``pd`` (German
       pronouns), ``pro`` (a player's pronoun), ``v:one:many`` (a verb agreeing with the name:
       German plural names and English lists of two or more take ``many``; on a list, ``n:one:many``
       counts its items instead of following grammar), ``indef`` and
@@ -225,6 +230,12 @@ class _Formatter(string.Formatter):
         if spec == "pro":
             pronoun = name.pronoun_de if self.lang == "de" else name.pronoun_en
             return pronoun or (name.full_de if self.lang == "de" else name.full_en)
+        if spec == "their":  # a player's own thing: "seine Bibliothek", "her library"
+            pronoun = name.pronoun_de if self.lang == "de" else name.pronoun_en
+            table = _OWN_DE if self.lang == "de" else _OWN_EN
+            if pronoun in table:
+                return table[pronoun]
+            return name.german_possessive() if self.lang == "de" else name.english_possessive()
         if self.lang == "en":
             if spec == "poss":
                 return name.english_possessive()
