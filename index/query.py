@@ -293,6 +293,8 @@ class SearchEngine:
         folded = fold(word)
         if len(folded) < 4 or folded.isdigit() or self.indexed(word):
             return None
+        if not terms("en", word) or not terms("de", word):
+            return None  # a stop word ("darf", "whether") is a word, not a typo of "dark"
         if folded in self.vocabulary or split_compound(folded) or self._named(word):
             return None
         from rapidfuzz import process

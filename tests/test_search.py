@@ -180,3 +180,14 @@ def test_question_ranks_the_cited_rule_before_the_rule_restating_it(engine: Sear
     # 122.1f says what 704.5c says, then "See rule 704."; the state-based action is the answer.
     hits = [h.current for h in engine.search("what happens when a player has ten poison counters").hits]
     assert hits.index("704.5c") < hits.index("122.1f")
+
+
+def test_a_stop_word_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
+    # "darf" is a German stop word; within edit distance 1 of the indexed "dark".
+    result = engine.search("wie viele Länder darf man pro Zug spielen")
+    assert not any("instead of" in n for n in result.notes)
+
+
+def test_the_verb_spielen_is_play_not_game() -> None:
+    assert "play" in translate_word("spielen")
+    assert translate_word("Spiel") == ("game",)
