@@ -561,7 +561,7 @@ def resolve_effect(
             # "if this card is in your graveyard": checked again on resolution (603.4); the
             # ability moves it out of that zone, so it functions only there (113.6m).
             if source.zone == "graveyard":
-                move_to_hand(game, source, rule)
+                move_to_hand(game, source, "113.6m")
         else:
             move_to_hand(game, game.cards[str(target)], rule)
     elif kind == "search_library":

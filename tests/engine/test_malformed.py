@@ -84,3 +84,56 @@ def test_resolve_unknown_id_and_file(tmp_path: Path) -> None:
     assert "banding-tatzelwurm" in str(err.value)
     with pytest.raises(ScenarioError):
         resolve_scenario(str(tmp_path / "missing.toml"))
+
+
+SEARCH_CARD = """
+[[cards]]
+id = "visions"
+name_de = "Traumatische Visionen"
+name_en = "Traumatic Visions"
+owner = "a"
+zone = "hand"
+types = ["Instant"]
+activated = [{{ id = "cycle", from_hand = true, effect = {effect} }}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("effect", "where", "expected"),
+    [
+        ('{ kind = "search_library" }', "cards[0].activated[0].effect.find", "basic land"),
+        ('{ kind = "search_library", find = "artifact" }', "cards[0].activated[0].effect.find", "basic land"),
+        ('{ kind = "draw", find = "land", amount = "one" }', "cards[0].activated[0].effect.amount", "whole"),
+    ],
+)
+def test_new_effect_fields_name_field_and_expectation(effect: str, where: str, expected: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        scenario(SEARCH_CARD.format(effect=effect), '[[actions]]\ndo = "activate"\nsource = "visions"\n')
+    assert err.value.where == where
+    assert expected in err.value.expected and "unit.toml" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("extra", "where", "expected"),
+    [
+        ('zone = "exile"', "cards[0].triggers[0].zone", "graveyard"),
+        ('if_paid = "kicker"', "cards[0].triggers[0].if_paid", "prowl"),
+        ('on = "leaves"', "cards[0].triggers[0].on", "creatures_combat_damage_to_player"),
+    ],
+)
+def test_new_trigger_fields_name_field_and_expectation(extra: str, where: str, expected: str) -> None:
+    on = "" if extra.startswith("on") else 'on = "enters", '
+    trig = f'[{{ id = "t", {on}{extra}, effect = {{ kind = "draw", amount = 1 }} }}]'
+    with pytest.raises(ScenarioError) as err:
+        scenario(creature("faerie", "a", "3/1", triggers=trig), ATTACK.replace("bear", "faerie"))
+    assert err.value.where == where
+    assert expected in err.value.expected
+
+
+@pytest.mark.parametrize("flag", ["buyback", "prowl", "bestow"])
+def test_cast_cost_flags_must_be_booleans(flag: str) -> None:
+    action = f'[[actions]]\ndo = "cast"\ncard = "bear"\n{flag} = "yes"\n'
+    with pytest.raises(ScenarioError) as err:
+        scenario(creature("bear", "a", "2/2", zone='"hand"'), action)
+    assert err.value.where == f"actions[0].{flag}"
+    assert err.value.expected == "true or false" and "'yes'" in str(err.value)

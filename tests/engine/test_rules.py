@@ -264,3 +264,120 @@ def test_bands_with_other() -> None:
         'reject = "702.22c"\n'
     )
     assert play(cards, bad, "life = { a = 20 }").passed
+
+
+FAERIE = creature(
+    "faerie",
+    "a",
+    "3/1",
+    "flying",
+    "prowl",
+    zone='"hand"',
+    subtypes='["Faerie", "Rogue"]',
+    triggers='[{ id = "draw", on = "enters", if_paid = "prowl", effect = { kind = "draw", amount = 1 } }]',
+) + creature("card", "a", "1/1", zone='"library"')
+
+
+def test_prowl_draw_is_an_intervening_if() -> None:
+    """Cast for its mana cost, the prowl card's "if its prowl cost was paid" never triggers (603.4)."""
+    r = play(
+        FAERIE,
+        '[[actions]]\ndo = "cast"\ncard = "faerie"\n',
+        'zone = { faerie = "battlefield", card = "library" }',
+    )
+    assert r.passed, r.mismatches
+    assert "603.4" in rules_of(r) and "121.1" not in rules_of(r)
+
+
+def test_prowl_needs_a_shared_creature_type_and_excludes_bestow() -> None:
+    rogue = creature("rogue", "a", "2/2", subtypes='["Human", "Rogue"]')
+    actions = """
+[[actions]]
+do = "attack"
+attackers = ["rogue"]
+[[actions]]
+do = "damage"
+[[actions]]
+do = "end_combat"
+[[actions]]
+do = "cast"
+card = "faerie"
+prowl = true
+bestow = true
+reject = "601.2b"
+[[actions]]
+do = "cast"
+card = "faerie"
+prowl = true
+"""
+    r = play(FAERIE + rogue, actions, 'zone = { card = "hand" }')
+    assert r.passed, r.mismatches
+    assert "702.76a" in rules_of(r)
+
+
+def test_one_or_more_creatures_trigger_once_from_the_graveyard() -> None:
+    shaman = creature(
+        "shaman",
+        "a",
+        "3/1",
+        zone='"graveyard"',
+        triggers='[{ id = "back", on = "creatures_combat_damage_to_player", zone = "graveyard", '
+        'effect = { kind = "return_to_hand", target = "self" } }]',
+    )
+    cards = shaman + creature("x", "a", "1/1") + creature("y", "a", "1/1")
+    actions = '[[actions]]\ndo = "attack"\nattackers = ["x", "y"]\n[[actions]]\ndo = "damage"\n'
+    r = play(cards, actions, 'zone = { shaman = "hand" }\nlife = { b = 18 }')
+    assert r.passed, r.mismatches
+    assert [e.key for e in r.events].count("trigger") == 1
+    # On the battlefield the same ability does nothing: it works only from the graveyard.
+    stays = play(
+        cards.replace('zone = "graveyard"\n', 'zone = "battlefield"\n', 1),
+        actions,
+        'zone = { shaman = "battlefield" }',
+    )
+    assert stays.passed, stays.mismatches
+    assert "603.2c" not in rules_of(stays)
+
+
+def test_buyback_returns_the_spell_only_when_paid() -> None:
+    cards = (
+        """
+[[cards]]
+id = "capsize"
+name_de = "Kentern"
+name_en = "Capsize"
+owner = "a"
+zone = "hand"
+types = ["Instant"]
+keywords = ["buyback"]
+spell = [{ kind = "return_to_hand", target = "target_permanent" }]
+"""
+        + creature("x", "b", "2/2")
+        + creature("y", "b", "2/2")
+    )
+    actions = """
+[[actions]]
+do = "cast"
+card = "capsize"
+target = "b"
+reject = "608.2b"
+[[actions]]
+do = "cast"
+card = "capsize"
+target = "x"
+buyback = true
+[[actions]]
+do = "cast"
+card = "capsize"
+target = "y"
+"""
+    r = play(cards, actions, 'zone = { x = "hand", y = "hand", capsize = "graveyard" }')
+    assert not r.passed  # a player is no permanent: the refusal cites 601.2c, not 608.2b
+    assert any("601.2c" in m for m in r.mismatches)
+    r = play(
+        cards,
+        actions.replace('reject = "608.2b"', 'reject = "601.2c"'),
+        'zone = { x = "hand", y = "hand", capsize = "graveyard" }',
+    )
+    assert r.passed, r.mismatches
+    assert "702.27a" in rules_of(r)
