@@ -191,3 +191,9 @@ def test_a_stop_word_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
 def test_the_verb_spielen_is_play_not_game() -> None:
     assert "play" in translate_word("spielen")
     assert translate_word("Spiel") == ("game",)
+
+
+def test_leaves_also_searches_the_past_tense_the_cr_uses(engine: SearchEngine) -> None:
+    # 111.8: "A token that has left the battlefield ..." ("left" is not a stem of "leaves").
+    hits = engine.search("what happens to a token when it leaves the battlefield").hits[:3]
+    assert any(h.current in ("111.7", "111.8", "704.5d") for h in hits)
