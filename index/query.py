@@ -689,26 +689,14 @@ def _behind_cited_rules(
     """
     rules: dict[str, list[tuple[RuleNumber, float]]] = {}
     for f, sc in found:
-        number = f.get("number")
-        if f.get("kind") == "glossary" or not number:
-            continue
-        try:
-            rules.setdefault(str(f.get("document")), []).append((RuleNumber.parse(number), sc))
-        except InputError:
-            continue
+        rn = _own_number(f)
+        if rn is not None:
+            rules.setdefault(str(f.get("document")), []).append((rn, sc))
     out = []
     for f, sc in found:
         glossary = f.get("kind") == "glossary"
         if not (glossary and names_query(f)):
-            own = _own_number(f)
-            cited = []
-            for ref in find_references(str(f.get("text") or "")):
-                try:
-                    rn = RuleNumber.parse(ref)
-                except InputError:
-                    continue
-                if own is None or not (rn.contains(own) or own.contains(rn)):
-                    cited.append(rn)
+            cited = _citations(str(f.get("text") or ""), None if glossary else f.get("number"))
             same_doc = rules.get(str(f.get("document")), [])
             best = max((rs for rn, rs in same_doc if any(c.contains(rn) for c in cited)), default=None)
             if best is not None and best <= sc and (glossary or best >= RESTATED * sc):
@@ -718,13 +706,34 @@ def _behind_cited_rules(
 
 
 def _own_number(f: dict[str, Any]) -> RuleNumber | None:
-    """A rule hit's number (a rule citing its own section cites no other rule), else None."""
+    """A rule hit's number, else None (glossary entries, unnumbered sections)."""
     if f.get("kind") == "glossary" or not f.get("number"):
         return None
+    return _parsed_number(str(f.get("number")))
+
+
+@functools.lru_cache(maxsize=8192)
+def _parsed_number(number: str) -> RuleNumber | None:
     try:
-        return RuleNumber.parse(str(f.get("number")))
+        return RuleNumber.parse(number)
     except InputError:
         return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _citations(text: str, number: str | None) -> tuple[RuleNumber, ...]:
+    """The rules `text` cites, leaving out its own rule's ancestors and subrules (`number`).
+
+    Cached: the same hits come back query after query, and parsing their references on every
+    question would cost more than the rest of the re-ranking.
+    """
+    own = _parsed_number(number) if number else None
+    out = []
+    for ref in find_references(text):
+        rn = _parsed_number(ref)
+        if rn is not None and (own is None or not (rn.contains(own) or own.contains(rn))):
+            out.append(rn)
+    return tuple(out)
 
 
 def _consequence(f: dict[str, Any]) -> float:
