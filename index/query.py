@@ -27,7 +27,7 @@ from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.qparser.plugins import FieldsPlugin
 from whoosh.query.qcore import QueryError
 
-from regelwerk.index.analysis import split_compound, terms
+from regelwerk.index.analysis import DE_STOP, EN_STOP, split_compound, terms
 from regelwerk.index.rules import Links, keyword_links
 from regelwerk.index.search_index import index_dir, load_vocabulary
 from regelwerk.ingest.errors import InputError
@@ -551,8 +551,15 @@ class SearchEngine:
         joined = " ".join(fixed)
         en, de = set(terms("en", joined)), set(terms("de", joined))
         # English words the English text knows need no translation: German sections carry
-        # the English keyword names in their context field already.
-        foreign = [w for w in fixed if not self.indexed(w, ("en",))]
+        # the English keyword names in their context field already. In a German sentence,
+        # though, a German term that is also an English word ("Gift": poison, not the 2024
+        # keyword) is read as German first.
+        german = _reads_german(fixed)
+        foreign = [w for w in fixed if not self.indexed(w, ("en",)) or (german and self._named(w))]
+        # ... and its English reading only breaks ties.
+        both = " ".join(w for w in foreign if self.indexed(w, ("en",)))
+        ambiguous = set(terms("en", both)) if german else set()
+        en -= ambiguous
         said.update(fold(w.lower()) for w in fixed)
         to_en, to_de = self._translations(foreign, said) if foreign else (set(), set())
         ordinary = [name for w in foreign for name in translate_word(w)]
@@ -566,6 +573,7 @@ class SearchEngine:
         self._term_clauses("en", to_en - en, TRANSLATED, clauses)
         self._term_clauses("de", to_de - de, TRANSLATED, clauses)
         self._term_clauses("en", plain_en, ORDINARY, clauses)
+        self._term_clauses("en", ambiguous, ORDINARY, clauses)
         self._term_clauses("en", synonyms, TRANSLATED, clauses)
         ordered = terms("en", joined)
         if 1 < len(ordered) <= PHRASE_WORDS:
@@ -672,6 +680,15 @@ class SearchEngine:
         if found is None:
             found = self._analyzed[key] = frozenset(terms(lang, word))
         return found
+
+
+def _reads_german(words: list[str]) -> bool:
+    """A query with more German than English function words ("wann", "ein", "durch") is a
+    German sentence, whatever its nouns also mean in English."""
+    folded = [fold(w.lower()) for w in words]
+    german = sum(1 for w in folded if w in DE_STOP and w not in EN_STOP)
+    english = sum(1 for w in folded if w in EN_STOP and w not in DE_STOP)
+    return german > english
 
 
 def _behind_cited_rules(

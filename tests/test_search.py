@@ -197,3 +197,12 @@ def test_leaves_also_searches_the_past_tense_the_cr_uses(engine: SearchEngine) -
     # 111.8: "A token that has left the battlefield ..." ("left" is not a stem of "leaves").
     hits = engine.search("what happens to a token when it leaves the battlefield").hits[:3]
     assert any(h.current in ("111.7", "111.8", "704.5d") for h in hits)
+
+
+def test_german_sentence_reads_a_german_term_as_german(engine: SearchEngine) -> None:
+    """ "Gift" is German for poison and also the name of a 2024 English keyword: in a German
+    sentence the German reading wins, on its own the English keyword still comes first."""
+    german = engine.search("wann verliert ein Spieler durch Gift").hits[:3]
+    assert all(h.title != "Gift" for h in german)
+    assert any("oison" in h.title for h in german)
+    assert engine.search("Gift").hits[0].title == "Gift"
