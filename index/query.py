@@ -75,6 +75,11 @@ QUESTION_TERMS = 3
 RESTATED = 0.75
 #: How many whoosh hits the coordination re-ranking looks at.
 RERANK = 40
+#: A query term in more than this share of all texts is not searched in rule text when the
+#: query has rarer terms too (see `SearchEngine._common`).
+COMMON = 0.1
+#: Unions of up to this many clauses use whoosh's tree matcher (see `_union`).
+TREE_UNION_MAX = 12
 MAX_QUERY = 500
 HIGHLIGHT = ("«", "»")
 
@@ -522,11 +527,28 @@ class SearchEngine:
 
         return names
 
-    def _term_clauses(self, lang: str, words: Iterable[str], weight: float, out: list[Any]) -> None:
-        """One clause per term and field; whoosh sums the scores of the clauses that match."""
+    def _term_clauses(
+        self, lang: str, words: Iterable[str], weight: float, out: list[Any], common: set[str]
+    ) -> None:
+        """One clause per term and field; whoosh sums the scores of the clauses that match.
+
+        A `common` term is matched in titles and keyword context only, not in rule text.
+        """
         for t in words:
             for field, boost in BOOSTS.items():
-                out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
+                if field != "text" or t not in common:
+                    out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
+
+    def _common(self, lang: str, words: set[str]) -> set[str]:
+        """Terms in more than COMMON of all texts, when the query also has rarer ones.
+
+        Their text postings are the longest and carry the least weight: skipping them cuts the
+        slowest questions' time by a quarter (warm p95 8.5 -> 6.6 ms) for MRR 0.910 -> 0.906. A
+        query of common words only keeps them all.
+        """
+        limit = COMMON * self.searcher.doc_count_all()
+        found = {t for t in words if self.searcher.doc_frequency(f"text_{lang}", t) > limit}
+        return found if found != words else set()
 
     def _plain(
         self,
@@ -568,13 +590,17 @@ class SearchEngine:
         plain_en -= en | to_en
         synonyms = self._synonyms(fixed, said) - en - to_en - plain_en
         clauses: list[Any] = []
-        self._term_clauses("en", en, 1.0, clauses)
-        self._term_clauses("de", de, 1.0, clauses)
-        self._term_clauses("en", to_en - en, TRANSLATED, clauses)
-        self._term_clauses("de", to_de - de, TRANSLATED, clauses)
-        self._term_clauses("en", plain_en, ORDINARY, clauses)
-        self._term_clauses("en", ambiguous, ORDINARY, clauses)
-        self._term_clauses("en", synonyms, TRANSLATED, clauses)
+        common = {
+            lang: self._common(lang, every)
+            for lang, every in (("en", en | to_en | plain_en | ambiguous), ("de", de | to_de))
+        }
+        self._term_clauses("en", en, 1.0, clauses, common["en"])
+        self._term_clauses("de", de, 1.0, clauses, common["de"])
+        self._term_clauses("en", to_en - en, TRANSLATED, clauses, common["en"])
+        self._term_clauses("de", to_de - de, TRANSLATED, clauses, common["de"])
+        self._term_clauses("en", plain_en, ORDINARY, clauses, common["en"])
+        self._term_clauses("en", ambiguous, ORDINARY, clauses, common["en"])
+        self._term_clauses("en", synonyms, TRANSLATED, clauses, common["en"])
         ordered = terms("en", joined)
         if 1 < len(ordered) <= PHRASE_WORDS:
             phrase[:] = ordered
@@ -587,7 +613,7 @@ class SearchEngine:
             clauses.append(wq.Term("current", norm, boost=8.0))
         highlight["en"] |= en | to_en | plain_en | synonyms
         highlight["de"] |= de | to_de
-        return wq.Or(clauses) if clauses else None
+        return _union(clauses)
 
     def _parsed(self, text: str, highlight: dict[str, set[str]]) -> Any:
         fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
@@ -680,6 +706,20 @@ class SearchEngine:
         if found is None:
             found = self._analyzed[key] = frozenset(terms(lang, word))
         return found
+
+
+def _union(clauses: list[Any]) -> Any:
+    """An Or that whoosh evaluates the fast way for its size.
+
+    whoosh picks its pre-loading array matcher for every union on an index under 5,000
+    documents; for a short query a tree of union matchers is twice as fast (warm p50 1.5 ->
+    0.8 ms), for a long question with dozens of clauses the array matcher stays faster.
+    """
+    if not clauses:
+        return None
+    q = wq.Or(clauses)
+    q.matcher_type = wq.Or.DEFAULT_MATCHER if len(clauses) <= TREE_UNION_MAX else wq.Or.ARRAY_MATCHER
+    return q
 
 
 def _reads_german(words: list[str]) -> bool:

@@ -18,6 +18,7 @@ the ``scope`` field instead of being recomputed per query.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -223,11 +224,15 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
 
 
 def build_index(library: Library, folder: Path) -> None:
-    """Write the whole index with one writer (one segment, no merging) plus the vocabulary."""
+    """Write the whole index (up to two writer processes, one segment each) plus the vocabulary."""
     fields = schema()
     names = set(fields.names())
     ix = whoosh_index.create_in(str(folder), fields)
-    writer = ix.writer(limitmb=256, procs=1, multisegment=False)
+    # Tokenising dominates the build; a second process nearly halves it (2.3 s -> 1.3 s for the
+    # 2026 CR). Each process keeps its own segment: merging them at commit costs more than the
+    # second process saves, and two segments cost a search well under a millisecond.
+    procs = min(2, os.cpu_count() or 1)
+    writer = ix.writer(limitmb=128, procs=procs, multisegment=procs > 1)
     seen: Counter[str] = Counter()
     try:
         for rec in _records(library):
