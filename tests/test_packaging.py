@@ -1,0 +1,55 @@
+"""The wheel is the namespaced package the design asks for: regelwerk.<folder>, data included,
+no bare top-level `cli` or `index`, no tests."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    src = tmp_path_factory.mktemp("src")
+    # Build from a copy, so the build/ tree of the developer's strict editable install is untouched.
+    shutil.copytree(
+        ROOT, src / "regelwerk",
+        ignore=shutil.ignore_patterns("build", "*.egg-info", ".git", "__pycache__", ".*_cache"),
+    )
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(out), str(src / "regelwerk")],
+        capture_output=True, text=True, timeout=300,
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"pip wheel failed: {proc.stderr[-2000:]}")
+    (wheel,) = out.glob("regelwerk-*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        return set(zf.namelist())
+
+
+def test_everything_is_under_the_regelwerk_namespace(wheel_names: set[str]) -> None:
+    tops = {name.split("/")[0] for name in wheel_names}
+    assert tops == {"regelwerk", next(t for t in tops if t.endswith(".dist-info"))}
+    assert "regelwerk/__init__.py" not in wheel_names  # a namespace package
+    for sub in ("ingest", "index", "cli", "engine", "data"):
+        assert f"regelwerk/{sub}/__init__.py" in wheel_names
+        assert f"regelwerk/{sub}/py.typed" in wheel_names
+    assert "regelwerk/__main__.py" in wheel_names
+    assert not any(name.startswith(("regelwerk/tests/", "regelwerk/bench/")) for name in wheel_names)
+
+
+def test_shipped_data_is_in_the_wheel(wheel_names: set[str]) -> None:
+    data = ROOT / "data"
+    for folder, pattern in (("seeds", "*.txt"), ("terms", "*.tsv"), ("scenarios", "*.toml")):
+        files = sorted(p.name for p in (data / folder).glob(pattern))
+        assert files, folder
+        for name in files:
+            assert f"regelwerk/data/{folder}/{name}" in wheel_names
