@@ -24,7 +24,7 @@ def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     )
     out = tmp_path_factory.mktemp("wheel")
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
          "-w", str(out), str(src / "regelwerk")],
         capture_output=True, text=True, timeout=300,
     )
