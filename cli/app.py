@@ -40,12 +40,15 @@ def ingest(
     fmt: str | None = typer.Option(
         None, "--format", help="Force a format: cr-text, cr-html, bilingual-dump, glossary-de, excerpt."
     ),
+    strict: bool = typer.Option(
+        False, "--strict", help="Refuse a file with any line the parser could not place."
+    ),
     json_mode: bool = JSON_OPTION,
 ) -> None:
     """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps)."""
     from regelwerk.cli.ingest_view import run_ingest
 
-    run_ingest(_library(), paths, fmt, json_mode)
+    run_ingest(_library(), paths, fmt, json_mode, strict=strict)
 
 
 @app.command()

@@ -10,8 +10,13 @@ import typer
 
 from regelwerk.cli.output import console, emit, error_text, fail
 
+#: How many of a document's ingest issues the human output lists (--json lists them all).
+SHOWN_ISSUES = 3
 
-def run_ingest(library: Any, paths: list[Path], fmt: str | None, json_mode: bool) -> None:
+
+def run_ingest(
+    library: Any, paths: list[Path], fmt: str | None, json_mode: bool, *, strict: bool = False
+) -> None:
     from regelwerk.ingest import expand_paths
     from regelwerk.ingest.detect import Format
 
@@ -35,9 +40,9 @@ def run_ingest(library: Any, paths: list[Path], fmt: str | None, json_mode: bool
             def step(path: Path) -> None:
                 bar.update(task, description=f"ingesting {path.name}", advance=1)
 
-            report = library.ingest(files, fmt, progress=step)
+            report = library.ingest(files, fmt, progress=step, strict=strict)
     else:
-        report = library.ingest(files, fmt)
+        report = library.ingest(files, fmt, strict=strict)
 
     if len(report.errors) and not report.documents:
         if len(report.errors) == 1:
@@ -52,6 +57,12 @@ def run_ingest(library: Any, paths: list[Path], fmt: str | None, json_mode: bool
         con.print(documents_table([p.summary() for p in report.documents], title="Ingested"))
         for doc_id in report.unchanged:
             con.print(f"{doc_id}: unchanged (same sha256), nothing to do")
+        for parsed in report.documents:
+            issues = parsed.issues
+            for issue in issues[:SHOWN_ISSUES]:
+                con.print(f"note: {issue}", markup=False, highlight=False, soft_wrap=True)
+            if len(issues) > SHOWN_ISSUES:
+                con.print(f"note: ... and {len(issues) - SHOWN_ISSUES} more (--json lists all)")
 
     if json_mode and report.errors:
         # documents succeeded but some files failed: still one envelope, with the failures listed

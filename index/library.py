@@ -74,11 +74,15 @@ class Library:
         paths: Iterable[str | Path],
         fmt: str | None = None,
         progress: Callable[[Path], None] | None = None,
+        *,
+        strict: bool = False,
     ) -> IngestReport:
         """Parse and store each file; a bad file is reported and the rest go on.
 
         Nothing is written for a file until it has parsed completely, so a failure leaves every
-        earlier document (and the index built from them) intact.
+        earlier document (and the index built from them) intact. Parsing is lenient: lines it
+        cannot place become IngestIssues on the document; `strict` turns any issue into a
+        failure of that file instead.
         """
         from regelwerk.ingest import expand_paths, parse_bytes
 
@@ -101,6 +105,11 @@ class Library:
                         report.documents.append(self.store.get(known))
                         continue
                     parsed = parse_bytes(data, str(path), fmt)
+                    if strict and parsed.issues:
+                        n = len(parsed.issues)
+                        raise IngestError(
+                            str(path), f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}"
+                        )
                 except IngestError as exc:
                     report.errors.append(exc)
                     continue

@@ -136,3 +136,23 @@ def test_unusable_home_is_a_clean_error(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and "REGELWERK_HOME" in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+_ODD_CR = (
+    "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
+    "1. Game Concepts\n\n100. General\n\n100.1. These rules apply.\n\n100.1a A subrule.\n\n"
+    "100.1l Bad letter.\n\n100.1b Another.\n\nGlossary\n\nAbility\nSomething.\n\nCredits\n\nPeople.\n"
+)
+
+
+def test_lenient_ingest_notes_problems_and_strict_refuses(tmp_path: Path) -> None:
+    odd = tmp_path / "odd.txt"
+    odd.write_text(_ODD_CR)
+    proc = _run("ingest", str(odd))
+    assert proc.returncode == 0, proc.stderr
+    assert f"note: {odd}:13: '100.1l' is not a rule number" in proc.stdout
+
+    proc = _run("ingest", str(odd), "--strict", "--json")
+    assert proc.returncode == 1
+    error = json.loads(proc.stdout)["error"]
+    assert error.startswith(f"{odd}: 1 problem (--strict); first: {odd}:13:")
