@@ -100,16 +100,16 @@ class Library:
                     except OSError as exc:
                         raise IngestError(str(path), f"cannot be read ({exc.strerror or exc})") from None
                     known = self.store.has_sha256(sha256(data))
-                    if known is not None:
-                        report.unchanged.append(known)
-                        report.documents.append(self.store.get(known))
-                        continue
-                    parsed = parse_bytes(data, str(path), fmt)
+                    parsed = self.store.get(known) if known else parse_bytes(data, str(path), fmt)
                     if strict and parsed.issues:
                         n = len(parsed.issues)
                         raise IngestError(
                             str(path), f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}"
                         )
+                    if known is not None:
+                        report.unchanged.append(known)
+                        report.documents.append(parsed)
+                        continue
                 except IngestError as exc:
                     report.errors.append(exc)
                     continue
