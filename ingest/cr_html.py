@@ -18,8 +18,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from regelwerk.ingest.common import new_document
-from regelwerk.ingest.cr_structure import Line, effective_date, parse_structure
+from regelwerk.ingest.cr_structure import Line, parse_release
 from regelwerk.ingest.decode import decode, detect_newline, looks_binary, normalize_newlines
 from regelwerk.ingest.errors import IngestError
 from regelwerk.ingest.records import IngestIssue, ParsedDocument
@@ -73,31 +72,11 @@ def paragraphs(html: str) -> list[Line]:
 def parse(data: bytes, source: str) -> ParsedDocument:
     """Parse one Word-exported CR .htm; raises IngestError only for empty or binary input."""
     html, encoding, issues = _decode(data, source)
-    newline = detect_newline(html[:100000])
     lines = _drop_spacer_runs(paragraphs(normalize_newlines(html)))
-    text = "\n".join(t for _, t in lines)
-    dated = effective_date(text)
-    version = dated[0] if dated else None
-    doc = new_document(
-        KIND,
-        data,
-        source,
-        title=f"Magic: The Gathering Comprehensive Rules ({version or 'undated'})",
-        language="en",
-        encoding=encoding,
-        newline=newline,
-        version=version,
-    )
-    if dated is None:
-        issues.append(IngestIssue(source, None, "no 'These rules are effective as of <date>.' paragraph"))
-    if "Comprehensive Rules" not in text[:5000]:
+    if "Comprehensive Rules" not in "\n".join(t for _, t in lines)[:5000]:
         issues.append(IngestIssue(source, None, "the page lacks 'Comprehensive Rules'; is it a CR export?"))
-    structure = parse_structure(lines, doc.id, source)
-    return ParsedDocument(
-        document=doc,
-        sections=structure.sections,
-        glossary=structure.glossary,
-        issues=(*issues, *structure.issues),
+    return parse_release(
+        KIND, data, source, lines, encoding=encoding, newline=detect_newline(html[:100000]), issues=issues
     )
 
 

@@ -20,10 +20,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import strip_italics
+from regelwerk.ingest.common import new_document, strip_italics
 from regelwerk.ingest.errors import InvalidRuleNumber
 from regelwerk.ingest.numbers import RuleNumber, find_references
-from regelwerk.ingest.records import GlossaryEntry, IngestIssue, Section
+from regelwerk.ingest.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
 
 #: A logical line: (1-based source line number, text). Blank text separates blocks.
 Line = tuple[int, str]
@@ -371,4 +371,41 @@ def _heading_only(b: _Builder, line: Line, title: str) -> Section:
         position=len(b.sections),
         kind="paragraph",
         lines=(line[0],),
+    )
+
+
+def parse_release(
+    kind: str,
+    data: bytes,
+    source: str,
+    lines: list[Line],
+    *,
+    encoding: str,
+    newline: str,
+    issues: Sequence[IngestIssue] = (),
+) -> ParsedDocument:
+    """What the .txt and the .htm ingestors share once they have numbered lines: date the
+    release, build its Document, parse the layout. `issues` are the format's own findings."""
+    text = "\n".join(t for _, t in lines)
+    dated = effective_date(text)
+    version = dated[0] if dated else None
+    doc = new_document(
+        kind,
+        data,
+        source,
+        title=f"Magic: The Gathering Comprehensive Rules ({version or 'undated'})",
+        language="en",
+        encoding=encoding,
+        newline=newline,
+        version=version,
+    )
+    found = list(issues)
+    if dated is None:
+        found.append(IngestIssue(source, None, "no 'These rules are effective as of <date>.' line found"))
+    structure = parse_structure(lines, doc.id, source)
+    return ParsedDocument(
+        document=doc,
+        sections=structure.sections,
+        glossary=structure.glossary,
+        issues=(*found, *structure.issues),
     )

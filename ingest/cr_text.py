@@ -8,8 +8,7 @@ Document. Line numbers in every record are 1-based lines of the newline-normalis
 
 from __future__ import annotations
 
-from regelwerk.ingest.common import new_document
-from regelwerk.ingest.cr_structure import Line, effective_date, parse_structure
+from regelwerk.ingest.cr_structure import Line, parse_release
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.records import IngestIssue, ParsedDocument
 
@@ -41,27 +40,13 @@ def _confirm(text: str, encoding: str, source: str) -> list[IngestIssue]:
 def parse(data: bytes, source: str) -> ParsedDocument:
     """Parse one CR .txt release; raises IngestError only if the bytes are empty or binary."""
     decoded = decode(data, source)
-    text = decoded.text
-    dated = effective_date(text)
-    version = dated[0] if dated else None
-    doc = new_document(
+    lines: list[Line] = list(enumerate(decoded.text.split("\n"), start=1))
+    return parse_release(
         KIND,
         data,
         source,
-        title=f"Magic: The Gathering Comprehensive Rules ({version or 'undated'})",
-        language="en",
+        lines,
         encoding=decoded.encoding,
         newline=decoded.newline,
-        version=version,
-    )
-    lines: list[Line] = list(enumerate(text.split("\n"), start=1))
-    structure = parse_structure(lines, doc.id, source)
-    issues = _confirm(text, decoded.encoding, source)
-    if dated is None:
-        issues.append(IngestIssue(source, None, "no 'These rules are effective as of <date>.' line found"))
-    return ParsedDocument(
-        document=doc,
-        sections=structure.sections,
-        glossary=structure.glossary,
-        issues=(*issues, *structure.issues),
+        issues=_confirm(decoded.text, decoded.encoding, source),
     )
