@@ -28,13 +28,14 @@ from whoosh.qparser.plugins import FieldsPlugin
 from whoosh.query.qcore import QueryError
 
 from regelwerk.index.analysis import DE_STOP, EN_STOP, split_compound, terms
-from regelwerk.index.rules import Links, keyword_links
+from regelwerk.index.rules import keyword_links
 from regelwerk.index.search_index import index_dir, load_vocabulary
 from regelwerk.ingest.errors import InputError
 from regelwerk.ingest.fold import fold
 from regelwerk.ingest.numbers import RuleNumber, find_references
 
 if TYPE_CHECKING:
+    from regelwerk.index.keywords import KeywordIndex
     from regelwerk.index.library import Library
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
@@ -236,7 +237,7 @@ class SearchEngine:
         self._folder = folder
         self._vocab: dict[str, tuple[int, str]] | None = None
         self._buckets: dict[str, list[str]] = {}
-        self._links: Links | bool | None = False  # False: not loaded yet
+        self._links: KeywordIndex | None = None
         self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
         self._analyzed: dict[tuple[str, str], frozenset[str]] = {}
 
@@ -254,13 +255,10 @@ class SearchEngine:
             self._buckets = {k: [w for _, w in sorted(v)] for k, v in buckets.items()}
         return self._vocab
 
-    def links(self) -> Links | None:
-        if self._links is False:
-            try:
-                self._links = keyword_links(self.library)
-            except Exception:  # translation is an enrichment; search works without it
-                self._links = None
-        return self._links if self._links is not True else None
+    def links(self) -> KeywordIndex:
+        if self._links is None:
+            self._links = keyword_links(self.library)
+        return self._links
 
     def _scope(self, version: str | None, all_versions: bool, lang: str | None) -> Any:
         key = (version, all_versions, lang)
@@ -332,15 +330,7 @@ class SearchEngine:
         Such a word is not a typo even when the index lacks it: "Eile" is Haste, not a
         misspelt "exile", and the German text it names may simply not be ingested.
         """
-        if translate_word(word):
-            return True
-        translate = getattr(self.links(), "translate", None)
-        if translate is None:
-            return False
-        try:
-            return bool(translate(word, "de"))
-        except Exception:  # translation is an enrichment; a failing table means "unknown"
-            return False
+        return bool(translate_word(word)) or bool(self.links().translate(word, "de"))
 
     def _translations(
         self, words: Iterable[str], said: set[str] | None = None
@@ -349,20 +339,11 @@ class SearchEngine:
 
         The English names' own words go to `said` (see `_derived`).
         """
-        links = self.links()
+        lookup = self.links().translate
         to_en: set[str] = set()
         to_de: set[str] = set()
-        translate = getattr(links, "translate", None)
         words = list(words)
-        if translate is None:
-            return to_en, to_de
         grams = [" ".join(words[i : i + n]) for n in (3, 2) for i in range(len(words) - n + 1)]
-
-        def lookup(piece: str, src: str) -> list[str]:
-            try:
-                return list(translate(piece, src))
-            except Exception:
-                return []
 
         for word in [*grams, *words]:
             for src, sink in (("de", to_en), ("en", to_de)):

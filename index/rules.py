@@ -19,13 +19,14 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from regelwerk.ingest.errors import InputError, UnknownRule
 from regelwerk.ingest.numbers import RuleNumber
 from regelwerk.ingest.records import ParsedDocument
 
 if TYPE_CHECKING:
+    from regelwerk.index.keywords import KeywordIndex
     from regelwerk.index.library import Library
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
@@ -37,16 +38,10 @@ class UnknownVersion(InputError):
     """A --version that no ingested document has."""
 
 
-class Links(Protocol):
-    """The part of linking's KeywordIndex this module needs."""
-
-    def current(self, doc_id: str, number: str) -> str | None: ...
-
-
 # -- current numbers ----------------------------------------------------------------------
 
 
-def keyword_links(library: Library) -> Links | None:
+def keyword_links(library: Library) -> KeywordIndex:
     """Linking's keyword index (imported here, not at module level: most lookups never build it)."""
     from regelwerk.index.keywords import keyword_index
 
@@ -66,56 +61,18 @@ def newest_cr(docs: Iterable[ParsedDocument], language: str = "en") -> ParsedDoc
 def current_numbers(library: Library, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
     """``(document id, number) -> number in the newest English CR`` for every numbered section.
 
-    Linking decides; without it only the newest English CR itself is known (identity), plus
-    the plain case of an older English release whose same number has the same rule title.
+    The newest English CR maps to itself; every other document asks linking.
     """
     links = keyword_links(library)
     newest = newest_cr(docs)
+    newest_id = newest.document.id if newest is not None else None
     out: dict[tuple[str, str], str | None] = {}
-    by_title: dict[tuple[int, str], str] = {}
-    if newest is not None:
-        for s in newest.sections:
-            if s.number and s.kind == "rule" and s.title:
-                by_title.setdefault((RuleNumber.parse(s.number).section, s.title.casefold()), s.number)
     for parsed in docs:
         doc = parsed.document
         for s in parsed.sections:
-            if not s.number:
-                continue
-            found: str | None = None
-            if newest is not None and doc.id == newest.document.id:
-                found = s.number
-            elif links is not None:
-                try:
-                    found = links.current(doc.id, s.number)
-                except Exception:  # linking is best effort here; a lookup must still work
-                    found = None
-            elif doc.language == "en" and doc.kind in CR_KINDS:
-                found = _by_title(s.number, s.title, s.parent, out, by_title, doc.id)
-            out[(doc.id, s.number)] = found
+            if s.number:
+                out[(doc.id, s.number)] = s.number if doc.id == newest_id else links.current(doc.id, s.number)
     return out
-
-
-def _by_title(
-    number: str,
-    title: str,
-    parent: str | None,
-    done: dict[tuple[str, str], str | None],
-    by_title: dict[tuple[int, str], str],
-    doc_id: str,
-) -> str | None:
-    """Fallback without linking: a titled rule maps to the same-titled rule of its section in
-    the newest CR, and a subrule follows its rule, keeping its letter."""
-    try:
-        n = RuleNumber.parse(number)
-    except InputError:
-        return None
-    if n.kind == "rule" and title:
-        return by_title.get((n.section, title.casefold()))
-    if n.kind == "subrule" and parent:
-        rule_now = done.get((doc_id, parent))
-        return f"{rule_now}{n.letter}" if rule_now else None
-    return None
 
 
 # -- the derived table ----------------------------------------------------------------------

@@ -117,15 +117,8 @@ def _numpath(number: str | None) -> str:
 
 def _keyword_names(library: Library) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
     """``(document, rule number) -> (English names, German names)`` from linking's keywords."""
-    links = keyword_links(library)
     out: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
-    if links is None or not hasattr(links, "keywords"):
-        return out
-    try:
-        keywords = list(links.keywords())
-    except Exception:  # linking is an enrichment here; the index must still build
-        return out
-    for k in keywords:
+    for k in keyword_links(library).keywords():
         en = (k.en,)
         de = tuple(k.german_names)
         for ref in k.rules:
@@ -139,13 +132,8 @@ def _assigned_numbers(library: Library, parsed: ParsedDocument) -> dict[int, tup
     if all(s.number for s in parsed.sections if s.kind in ("keyword", "paragraph")):
         return {}
     links = keyword_links(library)
-    if links is None:
-        return {}
-    try:
-        assigned = links.excerpt_numbers(parsed.document.id)  # type: ignore[attr-defined]
-        return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
-    except Exception:  # linking is an enrichment here; the index must still build
-        return {}
+    assigned = links.excerpt_numbers(parsed.document.id)
+    return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
 
 
 def _records(library: Library) -> Iterator[dict[str, Any]]:
