@@ -72,31 +72,14 @@ def enter_battlefield(
         if spec.on == "enters" and not _condition_holds(game, card, spec):
             continue
         if spec.on == "enters":
-            triggers.add(
-                game,
-                controller,
-                card.id,
-                spec.id,
-                "603.6a",
-                spec=spec,
-                text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
-            )
+            triggers.add_spec(game, controller, card.id, spec, "603.6a")
     if is_creature(game, card):
         for other in game.battlefield():
             if other.id == card.id or other.controller != controller:
                 continue
             for spec in other.spec.triggers:
                 if spec.on == "another_creature_enters":
-                    triggers.add(
-                        game,
-                        controller,
-                        other.id,
-                        spec.id,
-                        "603.6a",
-                        spec=spec,
-                        text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
-                        entering=card.id,
-                    )
+                    triggers.add_spec(game, controller, other.id, spec, "603.6a", entering=card.id)
 
 
 def _condition_holds(game: Game, card: Card, spec: TriggerSpec) -> bool:
@@ -108,7 +91,7 @@ def _condition_holds(game: Game, card: Card, spec: TriggerSpec) -> bool:
         "603.4",
         "trigger_condition_false",
         source=Ref(card.id),
-        ability=Label(spec.label_de or spec.id, spec.label_en or spec.id),
+        ability=triggers.spec_label(spec),
         condition=_NOT_PAID[spec.if_paid],
     )
     return False
@@ -248,15 +231,7 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
                 )
             for spec in source.spec.triggers:
                 if spec.on == "combat_damage_to_player":
-                    triggers.add(
-                        game,
-                        source.controller,
-                        source.id,
-                        spec.id,
-                        "603.2",
-                        spec=spec,
-                        text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
-                    )
+                    triggers.add_spec(game, source.controller, source.id, spec, "603.2")
         return amount
     victim = game.cards[target]
     quality = protection_from(game, victim, source)

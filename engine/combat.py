@@ -186,9 +186,8 @@ def _attack_triggers(game: Game, attackers: list[str]) -> None:
                 )
         battalion_said = False
         for spec in card.spec.triggers:
-            text = Label(spec.label_de or spec.id, spec.label_en or spec.id)
             if spec.on == "attacks":
-                triggers.add(game, card.controller, cid, spec.id, "508.3a", spec=spec, text=text)
+                triggers.add_spec(game, card.controller, cid, spec, "508.3a")
             elif spec.on == "battalion":
                 others = len(attackers) - 1
                 if not battalion_said:  # one explanation per card, however many abilities
@@ -196,23 +195,14 @@ def _attack_triggers(game: Game, attackers: list[str]) -> None:
                     say(game, "207.2c", key, card=Ref(cid), n=others)
                     battalion_said = True
                 if others >= 2:
-                    triggers.add(game, card.controller, cid, spec.id, "603.2", spec=spec, text=text)
+                    triggers.add_spec(game, card.controller, cid, spec, "603.2")
     for watcher in game.battlefield():
         for spec in watcher.spec.triggers:
             if spec.on != "ally_attacks" or watcher.controller != game.active:
                 continue
             for cid in attackers:
                 if not spec.subtype or spec.subtype in subtypes(game.cards[cid]):
-                    triggers.add(
-                        game,
-                        watcher.controller,
-                        watcher.id,
-                        spec.id,
-                        "508.3a",
-                        spec=spec,
-                        text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
-                        attacker=cid,
-                    )
+                    triggers.add_spec(game, watcher.controller, watcher.id, spec, "508.3a", attacker=cid)
 
 
 # --- 509 declare blockers ----------------------------------------------------------------
@@ -421,8 +411,7 @@ def _one_or_more_triggers(game: Game, controllers: set[str]) -> None:
                 else:
                     present = card.on_battlefield and card.controller == player
                 if present:
-                    text = Label(spec.label_de or spec.id, spec.label_en or spec.id)
-                    triggers.add(game, player, card.id, spec.id, "603.2c", spec=spec, text=text)
+                    triggers.add_spec(game, player, card.id, spec, "603.2c")
 
 
 def _in_combat(game: Game) -> list[str]:

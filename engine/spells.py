@@ -106,15 +106,7 @@ def cast(
                     )
         for spec in other.spec.triggers:
             if spec.on == "cast_spell" or (spec.on == "cast_noncreature" and not creature_spell):
-                triggers.add(
-                    game,
-                    player,
-                    other.id,
-                    spec.id,
-                    "603.2",
-                    spec=spec,
-                    text=Label(spec.label_de or spec.id, spec.label_en or spec.id),
-                )
+                triggers.add_spec(game, player, other.id, spec, "603.2")
     game.stack.append(StackSpell(card_id, player, target, bestow))
     settle(game)
 

@@ -50,6 +50,16 @@ def add(
         say(game, rule, "trigger", source=Ref(source), ability=text)
 
 
+def spec_label(spec: TriggerSpec) -> Label:
+    """How the trace names a card's own ability; a scenario may leave the labels out."""
+    return Label(spec.label_de or spec.id, spec.label_en or spec.id)
+
+
+def add_spec(game: Game, controller: str, source: str, spec: TriggerSpec, rule: str, **data: Any) -> None:
+    """A card's own triggered ability triggers (603.2): labelled and resolved by its spec."""
+    add(game, controller, source, spec.id, rule, spec=spec, text=spec_label(spec), **data)
+
+
 def put_on_stack(game: Game) -> None:
     """Move waiting triggers onto the stack: APNAP, each player in the chosen order (603.3b)."""
     if not game.pending:
