@@ -20,7 +20,7 @@ from regelwerk.engine.characteristics import (
 )
 from regelwerk.engine.effects import add_effect
 from regelwerk.engine.events import Label, Ref, refs, say
-from regelwerk.engine.messages import counters_de, counters_en, keyword_de
+from regelwerk.engine.messages import counters_de, counters_en, kw_label
 from regelwerk.engine.narration import illegal
 from regelwerk.engine.state import FINDABLE, Card, CardSpec, Effect, Game, Player, TriggerSpec
 
@@ -30,10 +30,6 @@ _NOT_PAID = {
     "buyback": Label("die Rückkaufkosten wurden nicht bezahlt", "its buyback cost wasn’t paid"),
     "bestow": Label("sie wurde nicht für die Göttergabe-Kosten gewirkt", "it wasn’t cast bestowed"),
 }
-
-
-def kw_label(name: str) -> Label:
-    return Label(keyword_de(name), name, keyword=True)
 
 
 # --- entering and leaving the battlefield --------------------------------------------------
@@ -149,15 +145,8 @@ def move_to_graveyard(game: Game, card: Card, rule: str, key: str, **params: Any
         if had_minus:
             say(game, "702.79a", "persist_no", card=Ref(card.id))
         else:
-            triggers.add(
-                game,
-                controller,
-                card.id,
-                "persist",
-                "702.79a",
-                keyword="persist",
-                text=kw_label("persist"),
-                incarnation=card.incarnation,
+            triggers.add_keyword(
+                game, controller, card.id, "persist", "702.79a", incarnation=card.incarnation
             )
     if card.token:
         card.controller = card.owner
@@ -218,16 +207,8 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
         )
         if combat:
             for n in values(game, source, "poisonous"):
-                triggers.add(
-                    game,
-                    source.controller,
-                    source.id,
-                    "poisonous",
-                    "702.70a",
-                    keyword="poisonous",
-                    text=kw_label("poisonous"),
-                    player=target,
-                    n=int(n),
+                triggers.add_keyword(
+                    game, source.controller, source.id, "poisonous", "702.70a", player=target, n=int(n)
                 )
             for spec in source.spec.triggers:
                 if spec.on == "combat_damage_to_player":

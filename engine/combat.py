@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from regelwerk.engine import triggers
-from regelwerk.engine.actions import deal_damage, kw_label
+from regelwerk.engine.actions import deal_damage
 from regelwerk.engine.characteristics import (
     has,
     is_creature,
@@ -28,7 +28,7 @@ from regelwerk.engine.characteristics import (
 from regelwerk.engine.effects import cant_block_limits
 from regelwerk.engine.errors import WrongStep
 from regelwerk.engine.events import Label, Ref, Share, refs, say
-from regelwerk.engine.messages import LAND_PHRASES
+from regelwerk.engine.messages import LAND_PHRASES, kw_label
 from regelwerk.engine.narration import illegal
 from regelwerk.engine.stack import settle
 from regelwerk.engine.state import Card, Game
@@ -163,25 +163,15 @@ def _attack_triggers(game: Game, attackers: list[str]) -> None:
         card = game.cards[cid]
         for kw in keywords(game, card):
             if kw.name == "battle cry":
-                triggers.add(
-                    game,
-                    card.controller,
-                    cid,
-                    "battle cry",
-                    "702.91a",
-                    keyword="battle cry",
-                    text=kw_label("battle cry"),
-                )
+                triggers.add_keyword(game, card.controller, cid, "battle cry", "702.91a")
             elif kw.name == "provoke":
                 target = game.choices.get(cid)
-                triggers.add(
+                triggers.add_keyword(
                     game,
                     card.controller,
                     cid,
                     "provoke",
                     "702.39a",
-                    keyword="provoke",
-                    text=kw_label("provoke"),
                     target=None if target is None else str(target),
                 )
         battalion_said = False
@@ -271,13 +261,12 @@ def declare_blockers(game: Game, blocks: dict[str, str]) -> None:
 def _bushido(game: Game, cid: str) -> None:
     card = game.cards[cid]
     for n in values(game, card, "bushido"):
-        triggers.add(
+        triggers.add_keyword(
             game,
             card.controller,
             cid,
             "bushido",
             "702.45a",
-            keyword="bushido",
             text=Label(f"Bushido {n}", f"bushido {n}", keyword=True),
             n=int(n),
             incarnation=card.incarnation,

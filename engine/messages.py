@@ -16,6 +16,8 @@ Terminology follows data/terms/*.tsv: "Kampfschadensegment", "Spielstein", "Mark
 
 from __future__ import annotations
 
+from regelwerk.engine.events import Label
+
 _COLORS_DE = {
     "white": "Weiß",
     "blue": "Blau",
@@ -57,6 +59,11 @@ KEYWORD_DE: dict[str, str] = {
     "bestow": "Göttergabe",
     "prowl": "Beutezug",
 }
+
+
+def kw_label(name: str) -> Label:
+    """A keyword as the trace names it: German and English, narrated as a keyword ability."""
+    return Label(keyword_de(name), name, keyword=True)
 
 
 def keyword_de(name: str) -> str:

@@ -10,9 +10,10 @@ is an additional cost (702.27a). Mana is not modelled: a cost the rules allow is
 from __future__ import annotations
 
 from regelwerk.engine import triggers
-from regelwerk.engine.actions import TARGETED, check_target, kw_label, move_to_graveyard
+from regelwerk.engine.actions import TARGETED, check_target, move_to_graveyard
 from regelwerk.engine.characteristics import has, is_creature, keywords
 from regelwerk.engine.events import Label, Ref, say
+from regelwerk.engine.messages import kw_label
 from regelwerk.engine.narration import illegal
 from regelwerk.engine.stack import StackAbility, StackSpell, settle
 from regelwerk.engine.state import Card, Game
@@ -94,15 +95,8 @@ def cast(
         if not creature_spell:
             for kw in keywords(game, other):
                 if kw.name == "prowess" and is_creature(game, other):
-                    triggers.add(
-                        game,
-                        player,
-                        other.id,
-                        "prowess",
-                        "702.108a",
-                        keyword="prowess",
-                        text=kw_label("prowess"),
-                        incarnation=other.incarnation,
+                    triggers.add_keyword(
+                        game, player, other.id, "prowess", "702.108a", incarnation=other.incarnation
                     )
         for spec in other.spec.triggers:
             if spec.on == "cast_spell" or (spec.on == "cast_noncreature" and not creature_spell):

@@ -14,7 +14,6 @@ from regelwerk.engine.actions import (
     check_target,
     deal_damage,
     enter_battlefield,
-    kw_label,
     move_to_graveyard,
     move_to_hand,
     resolve_effect,
@@ -22,6 +21,7 @@ from regelwerk.engine.actions import (
 from regelwerk.engine.characteristics import is_creature
 from regelwerk.engine.effects import add_effect
 from regelwerk.engine.events import Label, Ref, refs, say
+from regelwerk.engine.messages import kw_label
 from regelwerk.engine.state import Effect, Game
 from regelwerk.engine.triggers import PendingTrigger
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regelwerk.engine.events import Label, Ref, say
+from regelwerk.engine.messages import kw_label
 from regelwerk.engine.state import Game, TriggerSpec
 
 
@@ -58,6 +59,14 @@ def spec_label(spec: TriggerSpec) -> Label:
 def add_spec(game: Game, controller: str, source: str, spec: TriggerSpec, rule: str, **data: Any) -> None:
     """A card's own triggered ability triggers (603.2): labelled and resolved by its spec."""
     add(game, controller, source, spec.id, rule, spec=spec, text=spec_label(spec), **data)
+
+
+def add_keyword(
+    game: Game, controller: str, source: str, name: str, rule: str, *, text: Label | None = None, **data: Any
+) -> None:
+    """A keyword ability the engine itself resolves triggers ("persist", "prowess", ...); the
+    trace names it as the keyword unless ``text`` says more (bushido's number)."""
+    add(game, controller, source, name, rule, keyword=name, text=text or kw_label(name), **data)
 
 
 def put_on_stack(game: Game) -> None:
