@@ -19,7 +19,7 @@ from regelwerk.engine.errors import IllegalAction, ScenarioError, WrongStep
 from regelwerk.engine.events import Event, Label
 from regelwerk.engine.narration import names_of, render, rule_title
 from regelwerk.engine.rulebook import NullRuleBook, RuleBook
-from regelwerk.engine.scenario import Action, Scenario
+from regelwerk.engine.scenario import PER_CARD_EXPECT_KEYS, Action, Scenario
 from regelwerk.engine.spells import activate, cast
 from regelwerk.engine.state import Card, Game, Player
 from regelwerk.engine.turn import end_turn
@@ -219,19 +219,7 @@ def check(game: Game, expect: dict[str, Any], when: str) -> list[str]:
     )
     for pid, v in expect.get("tokens", {}).items():
         diff("creature tokens", pid, v, tokens[pid])
-    per_card = (
-        "zone",
-        "marked",
-        "counters",
-        "pt",
-        "has",
-        "lacks",
-        "tapped",
-        "phased_out",
-        "attached",
-        "types",
-    )
-    for key in per_card:
+    for key in PER_CARD_EXPECT_KEYS:
         for cid, v in expect.get(key, {}).items():
             c = card(cid)
             if c is None:

@@ -48,29 +48,23 @@ ACTIONS: dict[str, frozenset[str]] = {
     "expect": frozenset(),
 }
 _COMMON = frozenset({"do", "reject", "expect", "choices", "order", "comment"})
-EXPECT_KEYS = frozenset(
-    {
-        "life",
-        "poison",
-        "lost",
-        "died",
-        "deaths",
-        "zone",
-        "damage",
-        "marked",
-        "assigned_by",
-        "counters",
-        "pt",
-        "has",
-        "lacks",
-        "tapped",
-        "phased_out",
-        "attached",
-        "types",
-        "blocked_by",
-        "tokens",
-    }
+#: Expectations about one card as it is now, checked in this order (the runner reports them so).
+PER_CARD_EXPECT_KEYS = (
+    "zone",
+    "marked",
+    "counters",
+    "pt",
+    "has",
+    "lacks",
+    "tapped",
+    "phased_out",
+    "attached",
+    "types",
 )
+#: Every expectation: about players, about what happened during the game, and per card.
+EXPECT_KEYS = frozenset(
+    {"life", "poison", "lost", "died", "deaths", "damage", "assigned_by", "blocked_by", "tokens"}
+) | frozenset(PER_CARD_EXPECT_KEYS)
 _TOP = frozenset({"id", "title", "source", "note", "players", "cards", "actions", "expect", "active"})
 _CARD = frozenset(
     {
