@@ -81,6 +81,19 @@ def _card(game: Game, cid: str, rule: str) -> Card:
     return card
 
 
+def _combatant(game: Game, cid: str, player: str, rule: str, not_yours: str, tapped: str) -> Card:
+    """An untapped creature ``player`` controls, as attacking (508.1a) and blocking (509.1a)
+    both require; only creatures can attack or block (506.3)."""
+    card = _card(game, cid, rule)
+    if card.controller != player:
+        raise illegal(game, rule, not_yours, card=Ref(cid), player=Ref(player))
+    if not is_creature(game, card):
+        raise illegal(game, "506.3", "not_a_creature", card=Ref(cid))
+    if card.tapped:
+        raise illegal(game, rule, tapped, card=Ref(cid))
+    return card
+
+
 # --- 508 declare attackers ---------------------------------------------------------------
 
 
@@ -88,13 +101,7 @@ def declare_attackers(game: Game, attackers: list[str], bands: list[list[str]]) 
     if game.step != "main1" or game.attacked_this_turn:
         raise WrongStep("attack", "one 'attack' action per turn, in the first main phase")
     for cid in attackers:
-        card = _card(game, cid, "508.1a")
-        if card.controller != game.active:
-            raise illegal(game, "508.1a", "attack_not_yours", card=Ref(cid), player=Ref(game.active))
-        if not is_creature(game, card):
-            raise illegal(game, "506.3", "not_a_creature", card=Ref(cid))
-        if card.tapped:
-            raise illegal(game, "508.1a", "attack_tapped", card=Ref(cid))
+        card = _combatant(game, cid, game.active, "508.1a", "attack_not_yours", "attack_tapped")
         if card.sick and not has(game, card, "haste"):
             raise illegal(game, "302.6", "attack_sick", card=Ref(cid))
         if has(game, card, "defender"):
@@ -203,13 +210,7 @@ def declare_blockers(game: Game, blocks: dict[str, str]) -> None:
     if combat is None or game.step != "declare_attackers":
         raise WrongStep("block", "an 'attack' action first, and one 'block' action per combat")
     for blocker_id, attacker_id in blocks.items():
-        blocker = _card(game, blocker_id, "509.1a")
-        if blocker.controller != game.defending:
-            raise illegal(game, "509.1a", "block_not_yours", card=Ref(blocker_id), player=Ref(game.defending))
-        if not is_creature(game, blocker):
-            raise illegal(game, "506.3", "not_a_creature", card=Ref(blocker_id))
-        if blocker.tapped:
-            raise illegal(game, "509.1a", "block_tapped", card=Ref(blocker_id))
+        blocker = _combatant(game, blocker_id, game.defending, "509.1a", "block_not_yours", "block_tapped")
         if attacker_id not in combat.attackers:
             raise illegal(
                 game, "509.1a", "block_not_attacking", card=Ref(blocker_id), attacker=Ref(attacker_id)
