@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from regelwerk.engine.runner import RunResult, run_scenario
@@ -37,6 +39,60 @@ def creature(cid: str, owner: str, pt: str, *keywords: str, **extra: Any) -> str
     ]
     lines += [f"{k} = {v}" for k, v in extra.items()]
     return "\n".join(lines) + "\n"
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def toml(value: object) -> str:
+    """``value`` as an inline TOML value, so tests write Python data instead of TOML text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        pairs = [f"{_key(str(k))} = {toml(v)}" for k, v in value.items()]
+        return "{ " + ", ".join(pairs) + " }" if pairs else "{}"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key)
+
+
+def action(do: str, **fields: object) -> str:
+    """One ``[[actions]]`` table: ``action("cast", card="kill", target="finks")``."""
+    lines = ["[[actions]]", f"do = {toml(do)}"] + [f"{_key(k)} = {toml(v)}" for k, v in fields.items()]
+    return "\n".join(lines) + "\n"
+
+
+def attack(*attackers: str, **fields: object) -> str:
+    return action("attack", attackers=list(attackers), **fields)
+
+
+def block(**blocks: str) -> str:
+    """``block(x="wurm", y="wurm")``: blocker = attacker."""
+    return action("block", blocks=blocks)
+
+
+def damage(**fields: object) -> str:
+    return action("damage", **fields)
+
+
+def cast(card: str, **fields: object) -> str:
+    return action("cast", card=card, **fields)
+
+
+def end_turn() -> str:
+    return action("end_turn")
+
+
+def end_combat() -> str:
+    return action("end_combat")
 
 
 def scenario(

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from engine_helpers import creature, scenario
+from engine_helpers import action, attack, block, cast, creature, scenario
 
 from regelwerk.engine.errors import ScenarioError, UnknownScenario
 from regelwerk.engine.runner import run_scenario
 from regelwerk.engine.scenario import load_scenario, parse_scenario, resolve_scenario
 
-ATTACK = '[[actions]]\ndo = "attack"\nattackers = ["bear"]\n'
+ATTACK = attack("bear")
 
 
 def test_bad_toml_names_the_line() -> None:
@@ -30,7 +30,7 @@ def test_unknown_keyword() -> None:
 
 def test_unknown_card_id_suggests_the_close_one() -> None:
     with pytest.raises(ScenarioError) as err:
-        scenario(creature("bear", "a", "2/2"), '[[actions]]\ndo = "attack"\nattackers = ["baer"]\n')
+        scenario(creature("bear", "a", "2/2"), attack("baer"))
     assert err.value.where == "actions[0].attackers[0]"
     assert "did you mean 'bear'" in str(err.value)
 
@@ -45,7 +45,7 @@ def test_impossible_pt(pt: str) -> None:
 def test_action_in_the_wrong_step() -> None:
     s = scenario(
         creature("bear", "a", "2/2") + creature("boar", "b", "4/4"),
-        '[[actions]]\ndo = "block"\nblocks = { boar = "bear" }\n',
+        block(boar="bear"),
     )
     with pytest.raises(ScenarioError) as err:
         run_scenario(s, "en")
@@ -55,18 +55,16 @@ def test_action_in_the_wrong_step() -> None:
 
 def test_unknown_action_and_field() -> None:
     with pytest.raises(ScenarioError) as err:
-        scenario(creature("bear", "a", "2/2"), '[[actions]]\ndo = "fly"\n')
+        scenario(creature("bear", "a", "2/2"), action("fly"))
     assert err.value.where == "actions[0].do"
     with pytest.raises(ScenarioError) as err:
-        scenario(
-            creature("bear", "a", "2/2"), '[[actions]]\ndo = "attack"\nattackers = ["bear"]\nblocks = {}\n'
-        )
+        scenario(creature("bear", "a", "2/2"), attack("bear", blocks={}))
     assert err.value.where == "actions[0].blocks"
 
 
 def test_reject_needs_a_rule_number() -> None:
     with pytest.raises(ScenarioError) as err:
-        scenario(creature("bear", "a", "2/2"), ATTACK + 'reject = "flying"\n')
+        scenario(creature("bear", "a", "2/2"), attack("bear", reject="flying"))
     assert err.value.where == "actions[0].reject"
 
 
@@ -108,7 +106,7 @@ activated = [{{ id = "cycle", from_hand = true, effect = {effect} }}]
 )
 def test_new_effect_fields_name_field_and_expectation(effect: str, where: str, expected: str) -> None:
     with pytest.raises(ScenarioError) as err:
-        scenario(SEARCH_CARD.format(effect=effect), '[[actions]]\ndo = "activate"\nsource = "visions"\n')
+        scenario(SEARCH_CARD.format(effect=effect), action("activate", source="visions"))
     assert err.value.where == where
     assert expected in err.value.expected and "unit.toml" in str(err.value)
 
@@ -125,15 +123,14 @@ def test_new_trigger_fields_name_field_and_expectation(extra: str, where: str, e
     on = "" if extra.startswith("on") else 'on = "enters", '
     trig = f'[{{ id = "t", {on}{extra}, effect = {{ kind = "draw", amount = 1 }} }}]'
     with pytest.raises(ScenarioError) as err:
-        scenario(creature("faerie", "a", "3/1", triggers=trig), ATTACK.replace("bear", "faerie"))
+        scenario(creature("faerie", "a", "3/1", triggers=trig), attack("faerie"))
     assert err.value.where == where
     assert expected in err.value.expected
 
 
 @pytest.mark.parametrize("flag", ["buyback", "prowl", "bestow"])
 def test_cast_cost_flags_must_be_booleans(flag: str) -> None:
-    action = f'[[actions]]\ndo = "cast"\ncard = "bear"\n{flag} = "yes"\n'
     with pytest.raises(ScenarioError) as err:
-        scenario(creature("bear", "a", "2/2", zone='"hand"'), action)
+        scenario(creature("bear", "a", "2/2", zone='"hand"'), cast("bear", **{flag: "yes"}))
     assert err.value.where == f"actions[0].{flag}"
     assert err.value.expected == "true or false" and "'yes'" in str(err.value)
