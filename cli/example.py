@@ -44,8 +44,7 @@ class LibraryRuleBook:
         number, in both languages: titles even before any CR is ingested, German ones in
         German traces."""
         from regelwerk.index.terms import load_terms
-        from regelwerk.ingest.errors import InvalidRuleNumber
-        from regelwerk.ingest.numbers import RuleNumber
+        from regelwerk.ingest.numbers import lineage
 
         if self._terms is None:
             self._terms = {}
@@ -53,38 +52,27 @@ class LibraryRuleBook:
                 # Ability words are examples listed in 207.2c, not its title ("Adamant").
                 if row.number and row.kind != "ability_word":
                     self._terms.setdefault(row.number, (row.en, row.de))
-        try:
-            rn: RuleNumber | None = RuleNumber.parse(number)
-        except InvalidRuleNumber:
-            return None
-        while rn is not None:
-            names = self._terms.get(str(rn))
+        for n in lineage(number):
+            names = self._terms.get(n)
             if names is not None:
                 return names[1] if lang == "de" else names[0]
-            rn = rn.parent
         return None
 
     def _find(self, number: str, lang: str) -> str | None:
         from regelwerk.index.library import Library
         from regelwerk.index.rules import lookup
-        from regelwerk.ingest.errors import InvalidRuleNumber, RegelwerkError
-        from regelwerk.ingest.numbers import RuleNumber
+        from regelwerk.ingest.errors import RegelwerkError
+        from regelwerk.ingest.numbers import lineage
 
-        try:
-            rn: RuleNumber | None = RuleNumber.parse(number)
-        except InvalidRuleNumber:
-            return None
         if self._library is None:
             self._library = Library()
-        while rn is not None:
+        for n in lineage(number):
             try:
-                view = lookup(self._library, str(rn), lang=lang)
+                title = lookup(self._library, n, lang=lang).title
             except (RegelwerkError, OSError):
-                view = None
-            title = getattr(view, "title", "") or ""
+                continue
             if title and len(title) <= 60 and not title.endswith((".", ":")):
                 return str(title)
-            rn = rn.parent
         return None
 
 

@@ -11,8 +11,7 @@ import re
 from pathlib import Path
 from typing import Protocol
 
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.numbers import lineage
 
 
 class RuleBook(Protocol):
@@ -60,13 +59,4 @@ class TextRuleBook:
     def title(self, number: str, lang: str) -> str | None:
         if lang != "en":
             return None
-        try:
-            rn: RuleNumber | None = RuleNumber.parse(number)
-        except InvalidRuleNumber:
-            return None
-        while rn is not None:
-            found = self._titles.get(str(rn))
-            if found:
-                return found
-            rn = rn.parent
-        return None
+        return next((self._titles[n] for n in lineage(number) if self._titles.get(n)), None)

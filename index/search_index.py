@@ -30,9 +30,8 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from regelwerk.index.analysis import english, german
 from regelwerk.index.rules import CR_KINDS, current_numbers, keyword_links
-from regelwerk.ingest.errors import InputError
 from regelwerk.ingest.fold import fold
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.numbers import RuleNumber, lineage
 from regelwerk.ingest.records import ParsedDocument, Section
 
 if TYPE_CHECKING:
@@ -102,17 +101,7 @@ def _languages(parsed: ParsedDocument) -> set[str]:
 
 
 def _numpath(number: str | None) -> str:
-    if not number:
-        return ""
-    try:
-        n: RuleNumber | None = RuleNumber.parse(number)
-    except InputError:
-        return ""
-    out = []
-    while n is not None:
-        out.append(str(n))
-        n = n.parent
-    return " ".join(out)
+    return " ".join(lineage(number)) if number else ""
 
 
 def _keyword_names(library: Library) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:

@@ -74,6 +74,15 @@ class RuleNumber:
             return RuleNumber(self.section)
         return None
 
+    def lineage(self) -> tuple[str, ...]:
+        """This number and its ancestors, nearest first: "702.22j", "702.22", "702"."""
+        out: list[str] = []
+        n: RuleNumber | None = self
+        while n is not None:
+            out.append(str(n))
+            n = n.parent
+        return tuple(out)
+
     def sort_key(self) -> tuple[int, int, int]:
         return (
             self.section,
@@ -100,6 +109,14 @@ class RuleNumber:
 def normalize(text: str) -> str:
     """Canonical string form of a number as documents write it ("702.22." -> "702.22")."""
     return str(RuleNumber.parse(text))
+
+
+def lineage(number: str) -> tuple[str, ...]:
+    """`number` and its ancestors, nearest first; empty if it is not a rule number."""
+    try:
+        return RuleNumber.parse(number).lineage()
+    except InvalidRuleNumber:
+        return ()
 
 
 def sort_key(number: str) -> tuple[int, int, int]:

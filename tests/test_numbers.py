@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.numbers import RuleNumber, find_references, letter_after, letters
+from regelwerk.ingest.numbers import RuleNumber, find_references, letter_after, letters, lineage
 
 
 @pytest.mark.parametrize(
@@ -66,3 +66,9 @@ def test_letters_skip_l_and_o() -> None:
 def test_find_references() -> None:
     text = "See rules 510.1c–d and rule 702.22, and rule 704. A deck of 100 cards; 702.6 is not 702.60."
     assert find_references(text) == ("510.1c", "510.1d", "702.22", "704", "702.6", "702.60")
+
+
+def test_lineage() -> None:
+    assert RuleNumber.parse("702.22j").lineage() == ("702.22j", "702.22", "702")
+    assert lineage("702") == ("702",)
+    assert lineage("banding") == ()
