@@ -54,14 +54,16 @@ def ingest(
 @app.command()
 def docs(json_mode: bool = JSON_OPTION) -> None:
     """List the ingested documents with their version and record counts."""
-    rows = _library().documents()
+    library = _library()
+    rows = library.documents()
 
     def render(con: Console) -> None:
         from regelwerk.cli.tables import documents_table
 
         con.print(documents_table(rows))
+        con.print(f"store: {library.home} (set REGELWERK_HOME to use another)", markup=False, soft_wrap=True)
 
-    emit({"documents": rows}, json_mode, render)
+    emit({"documents": rows, "home": str(library.home)}, json_mode, render)
 
 
 def _mount_optional() -> None:
