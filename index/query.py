@@ -12,14 +12,16 @@ A query is read in this order:
    the index vocabulary (same first letter, edit distance 1-2, so it stays fast), German
    words translated to English term names through the term tables (compounds split) and
    English keyword names to German ones, all OR-ed with title > context > text boosts.
+
+whoosh's best hits are then re-ranked by their own words (`rerank`) and cut to snippets
+(`snippets`). The word tables, the syntax check and the result records live in their own
+modules (`wordtables`, `syntax`, `hits`); this one builds queries and runs them.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whoosh import query as wq
@@ -27,12 +29,18 @@ from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.qparser.plugins import FieldsPlugin
 from whoosh.query.qcore import QueryError
 
+from regelwerk.index import rerank
 from regelwerk.index.analysis import DE_STOP, EN_STOP, split_compound, terms
+from regelwerk.index.hits import Hit, SearchResult
+from regelwerk.index.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.rules import keyword_links
 from regelwerk.index.search_index import index_dir, load_vocabulary
+from regelwerk.index.snippets import snippet
+from regelwerk.index.syntax import syntax_problem, uses_syntax
+from regelwerk.index.wordtables import synonym_table, translate_word
 from regelwerk.ingest.errors import InputError
 from regelwerk.ingest.fold import fold
-from regelwerk.ingest.numbers import RuleNumber, find_references
+from regelwerk.ingest.numbers import RuleNumber
 
 if TYPE_CHECKING:
     from regelwerk.index.keywords import KeywordIndex
@@ -46,34 +54,6 @@ TRANSLATED = 0.6
 #: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:
 #: they say which rule answers a question, not what the question is about.
 ORDINARY = 0.15
-#: The factor for a hit whose title meets the query only through a derived word
-#: ("Poisonous" for "poison counter"; see `SearchEngine._derived`).
-DERIVED = 0.6
-#: Endings that inflect a word rather than derive another ("starting" is "start").
-_INFLECTIONS = ("", "s", "es", "d", "ed", "ing")
-#: The factor for a conditional rule when the query asks what happens (see `_consequence`).
-CONSEQUENCE = 1.5
-#: Coordination: a hit's score is multiplied by (1 + COORDINATION * share²), share being the
-#: idf-weighted part of the query's terms its title and text contain, so for questions the
-#: rule that answers most of the question beats a short glossary entry that repeats one word.
-COORDINATION = 2.0
-#: A hit whose title holds the English query words in the query's order scores (1 + PHRASE)
-#: times more (in its text: a quarter of that, as the field boosts weigh them), so "poison
-#: counter" prefers "Poison Counter" to "Poisonous"; only for short queries, where the order
-#: is a name's, not a sentence's. Checked on the re-ranked hits' stored fields, as whoosh
-#: phrase queries cost more time than they tell. Translated names get no phrase: that lifts
-#: the English hits of a German question over its German ones.
-PHRASE = 1.0
-PHRASE_WORDS = 3
-#: A query of at least this many words, or this many terms one language knows, is a question
-#: ("when can a player concede"): it wants the rule that answers it, so a glossary entry or a
-#: rule restating another ranks just below the best hit among the rules it cites.
-QUESTION_TERMS = 3
-#: A rule citing another found rule goes behind it only if the cited rule scores at least this
-#: share of its own score: then it restates the cited rule ("... loses the game as a
-#: state-based action. See rule 704."); a rule far ahead of the rule it mentions in passing
-#: ("(See rule 509, ...)") is the better answer itself.
-RESTATED = 0.75
 #: How many whoosh hits the coordination re-ranking looks at.
 RERANK = 40
 #: A query term in more than this share of all texts is not searched in rule text when the
@@ -82,145 +62,9 @@ COMMON = 0.1
 #: Unions of up to this many clauses use whoosh's tree matcher (see `_union`).
 TREE_UNION_MAX = 12
 MAX_QUERY = 500
-HIGHLIGHT = ("«", "»")
 
 _WORD = re.compile(r"\w+")
-#: "What happens if ...", "was passiert mit ...": the user wants the rule that says what
-#: follows from a situation, and those rules are written "If <situation>, <consequence>."
-_CONSEQUENCE_QUESTION = re.compile(
-    r"\b(?:what\s+happens|what\s+happened|was\s+passiert|was\s+geschieht)\b", re.IGNORECASE
-)
-_CONSEQUENCE_RULE = re.compile(r"^\s*(?:if|wenn|falls)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE)
-_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
-_SYNTAX = re.compile(r'["()*?]|(?:^|\s)(?:AND|OR|NOT|ANDNOT|ANDMAYBE)(?:\s|$)')
-
-
-#: Ordinary German rules words ("zehn", "verliert", "Spieler") the keyword tables do not name.
-WORDS_FILE = "words.tsv"
-
-
-#: English words users type -> the words the CR uses for them ("empty" library: "no cards").
-SYNONYMS_FILE = "synonyms.tsv"
-
-
-@functools.cache
-def synonym_table() -> dict[str, tuple[str, ...]]:
-    """Folded English query word or phrase -> CR words, from ``data/terms/synonyms.tsv``.
-
-    Users ask in their words ("draw from an empty library"), the rule answers in its own
-    ("a library with no cards in it"); neither stemming nor the term tables bridge that.
-    """
-    return _table(SYNONYMS_FILE, "query\t")
-
-
-@functools.cache
-def word_table() -> dict[str, tuple[str, ...]]:
-    """Folded German form -> English words, from ``data/terms/words.tsv``.
-
-    The keyword tables translate rules *terms*; a German question also needs its ordinary
-    words ("Spieler mit zehn Giftmarken verliert") in English, or the English rule that
-    answers it matches only on the term. Missing file: no ordinary-word translation.
-    """
-    return _table(WORDS_FILE, "de\t")
-
-
-def _table(filename: str, header: str) -> dict[str, tuple[str, ...]]:
-    """A two-column ``forms -> words`` table of ``data/terms``; missing file: empty."""
-    from importlib import resources
-
-    entry = resources.files("regelwerk.data") / "terms" / filename
-    if not entry.is_file():
-        return {}
-    out: dict[str, tuple[str, ...]] = {}
-    lines = entry.read_text(encoding="utf-8").splitlines()
-    for line in lines:
-        if not line.strip() or line.startswith("#") or line.startswith(header):
-            continue
-        de, _, en = line.partition("\t")
-        english = tuple(w.strip() for w in en.split("|") if w.strip())
-        for form in de.split("|"):
-            if form.strip():
-                out[fold(form.strip().lower())] = english
-    return out
-
-
-def translate_word(word: str) -> tuple[str, ...]:
-    """English words for an ordinary German word, or () (folded forms, then a stripped ending)."""
-    table = word_table()
-    key = fold(word.lower())
-    found = table.get(key)
-    if found is None:
-        for ending in ("en", "er", "es", "st", "e", "n", "s", "t"):
-            if key.endswith(ending) and len(key) - len(ending) >= 4 and key[: -len(ending)] in table:
-                found = table[key[: -len(ending)]]
-                break
-    return found or ()
-
-
-@dataclass(frozen=True)
-class Hit:
-    number: str | None
-    current: str | None
-    title: str
-    term: str | None
-    language: str
-    version: str | None
-    document: str
-    snippet: str
-    score: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "current": self.current,
-            "title": self.title,
-            "term": self.term,
-            "language": self.language,
-            "version": self.version,
-            "document": self.document,
-            "snippet": self.snippet,
-            "score": round(self.score, 4),
-        }
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    query: str
-    hits: tuple[Hit, ...]
-    notes: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "hits": [h.to_dict() for h in self.hits], "notes": list(self.notes)}
-
-
-def syntax_problem(query: str) -> str | None:
-    """Why `query`'s syntax is malformed, or None if it is fine (or has no syntax at all)."""
-    if query.count('"') % 2:
-        return "unbalanced quotes"
-    depth = 0
-    for ch in query:
-        depth += (ch == "(") - (ch == ")")
-        if depth < 0:
-            break
-    if depth:
-        return "unbalanced parentheses"
-    tokens = query.replace("(", " ( ").replace(")", " ) ").split()
-    words = [t for t in tokens if t not in "()"]
-    if not words or all(t in _OPERATORS for t in words):
-        return "no words besides operators"
-    for prev, tok in zip(["(", *tokens], [*tokens, ")"], strict=True):
-        if tok in _OPERATORS and (prev in _OPERATORS or prev == "("):
-            return f"operator {tok!r} without a word before it"
-        if prev in _OPERATORS and (tok == ")" or tok in _OPERATORS - {"NOT"}):
-            return f"operator {prev!r} without a word after it"
-    if re.search(r"(?:^|[\s(])[*?]+(?=$|[\s)])", query):
-        return "a wildcard without letters"
-    if re.search(r"(?:^|[\s(])[*?]", query):
-        return "a leading wildcard"
-    if re.search(r"\(\s*\)", query):
-        return "empty parentheses"
-    return None
 
 
 class SearchEngine:
@@ -337,7 +181,7 @@ class SearchEngine:
     ) -> tuple[set[str], set[str]]:
         """English terms for German words and German terms for English words (term tables).
 
-        The English names' own words go to `said` (see `_derived`).
+        The English names' own words go to `said` (see `rerank.derived_factor`).
         """
         lookup = self.links().translate
         to_en: set[str] = set()
@@ -381,12 +225,12 @@ class SearchEngine:
         if number is not None:
             return SearchResult(query, tuple(self._by_number(number, flt, limit)), ())
 
-        problem = syntax_problem(text) if _SYNTAX.search(text) else None
+        problem = syntax_problem(text) if uses_syntax(text) else None
         highlight: dict[str, set[str]] = {"en": set(), "de": set()}
         phrase: list[str] = []
         said: set[str] = set()
         q: Any = None
-        if _SYNTAX.search(text) and problem is None:
+        if uses_syntax(text) and problem is None:
             q = self._parsed(text, highlight)
             if q is None:
                 problem = "the query parser could not read it"
@@ -405,54 +249,40 @@ class SearchEngine:
                 return SearchResult(query, (), tuple(notes))
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
-        consequence = bool(_CONSEQUENCE_QUESTION.search(text))
+        consequence = rerank.asks_consequence(text)
         ranked = self._coordinate(
             [(r.fields(), r.score) for r in results], highlight, phrase, question, said
         )
         if consequence:
-            ranked = sorted(((f, sc * _consequence(f)) for f, sc in ranked), key=lambda x: -x[1])
+            ranked = sorted(((f, sc * rerank.consequence_factor(f)) for f, sc in ranked), key=lambda x: -x[1])
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult(query, tuple(hits), tuple(notes))
 
     def _coordinate(
         self,
-        found: list[tuple[dict[str, Any], float]],
+        found: rerank.Ranked,
         wanted: dict[str, set[str]],
         phrase: list[str] | None = None,
         question: bool = False,
         said: set[str] | None = None,
-    ) -> list[tuple[dict[str, Any], float]]:
-        """Re-rank by how much of the query each hit covers (see COORDINATION).
+    ) -> rerank.Ranked:
+        """Re-rank by what each hit's own words say (see `rerank`), best first.
 
-        Coverage counts only terms the hit's language knows (a German word run through the
-        English analyzer is noise), weighs each by its idf (covering "cleanup" says more than
-        covering "hand") and is squared, so covering nearly all of a question beats covering
-        its common half.
+        Only terms the index knows in a language count for it, weighed by their idf; both
+        need the searcher, so they are looked up here and the re-ranking itself stays pure.
         """
         sizes = {lang: len(ts) for lang, ts in wanted.items()}
         if max(sizes.values(), default=0) < 2:
             return found
         known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
         weight = {lang: {t: self._idf(lang, t) for t in ts} for lang, ts in known.items()}
-        total = {lang: sum(w.values()) for lang, w in weight.items()}
-        out = []
-        for f, sc in found:
-            lang = "de" if f.get("language") == "de" else "en"
-            if not total[lang]:
-                out.append((f, sc))
-                continue
-            words = _WORD.findall(f"{f.get('title') or ''} {f.get('text') or ''}")
-            have: set[str] = set()
-            for w in words:
-                have |= self._analyze(lang, w)
-            share = sum(weight[lang][t] for t in have & known[lang]) / total[lang]
-            out.append((f, sc * (1 + COORDINATION * share * share)))
+        out = rerank.coordinate(found, known, weight, self._analyze)
         if phrase:
-            out = [(f, sc * self._phrased(f, phrase)) for f, sc in out]
+            out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
         if said:
-            out = [(f, sc * self._derived(f, known["en"], said)) for f, sc in out]
+            out = [(f, sc * rerank.derived_factor(f, known["en"], said, self._analyze)) for f, sc in out]
         if question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
-            out = _behind_cited_rules(out, self._names_query(known))
+            out = rerank.behind_cited_rules(out, rerank.names_query(known, self._analyze))
         out.sort(key=lambda x: -x[1])
         return out
 
@@ -460,53 +290,10 @@ class SearchEngine:
         """How rare `term` is in `lang`'s rule text (whoosh's idf)."""
         return float(self.searcher.idf(f"text_{lang}", term))
 
-    def _phrased(self, f: dict[str, Any], phrase: list[str]) -> float:
-        """The PHRASE factor of an English hit: its title, else its text, holds `phrase`."""
-        if f.get("language") == "de":
-            return 1.0
-        n = len(phrase)
-        for field in ("title", "text"):
-            words = _WORD.findall(str(f.get(field) or ""))
-            seq = [t for w in words for t in sorted(self._analyze("en", w))]
-            if any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1)):
-                return 1 + PHRASE * BOOSTS[field] / BOOSTS["title"]
-        return 1.0
-
-    def _derived(self, f: dict[str, Any], wanted: set[str], said: set[str]) -> float:
-        """DERIVED if an English hit's title meets the query only through a derived word.
-
-        The stemmer makes "Poisonous" = "poison", so every rule of the keyword Poisonous
-        (title and context) matches "poison counter" as strongly as the rules about poison
-        counters do. A title word that shares a query term's stem but is not a word the query
-        said (nor its plural) names something else.
-        """
-        if f.get("language") == "de" or not wanted:
-            return 1.0
-        for w in _WORD.findall(str(f.get("title") or "").lower()):
-            if not self._analyze("en", w) & wanted:
-                continue
-            w = fold(w)
-            if any(w == s + end for s in said for end in _INFLECTIONS):
-                return 1.0
-            return DERIVED
-        return 1.0
-
     def _known(self, lang: str, term: str) -> bool:
         """Is `term` in `lang`'s title or text fields (not a word of the other language)?"""
         reader = self.searcher.reader()
         return any(reader.doc_frequency(f"{field}_{lang}", term) for field in ("title", "text"))
-
-    def _names_query(self, wanted: dict[str, set[str]]) -> Any:
-        """A test: does a glossary entry's term name everything the query asks for?"""
-
-        def names(f: dict[str, Any]) -> bool:
-            lang = "de" if f.get("language") == "de" else "en"
-            have: set[str] = set()
-            for w in _WORD.findall(str(f.get("title") or "")):
-                have |= self._analyze(lang, w)
-            return bool(wanted[lang]) and wanted[lang] <= have
-
-        return names
 
     def _term_clauses(
         self, lang: str, words: Iterable[str], weight: float, out: list[Any], common: set[str]
@@ -627,7 +414,7 @@ class SearchEngine:
                     continue
                 seen.add(r.docnum)
                 f = r.fields()
-                rank = _version_rank(f.get("version"), f.get("language"))
+                rank = rerank.version_rank(f.get("version"), f.get("language"))
                 tiers.append((tier, -rank, int(f.get("position", 0)), r.docnum, f))
         tiers.sort(key=lambda t: t[:4])
         out = []
@@ -647,39 +434,9 @@ class SearchEngine:
             language=lang,
             version=f.get("version"),
             document=str(f.get("document")),
-            snippet=self.snippet(str(f.get("text") or ""), lang, highlight.get(lang, set())),
+            snippet=snippet(str(f.get("text") or ""), lang, highlight.get(lang, set()), self._analyze),
             score=float(score),
         )
-
-    def snippet(self, text: str, lang: str, wanted: set[str], width: int = 32) -> str:
-        """About `width` words of `text` around the densest run of query terms, marked «so»."""
-        spans = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
-        if not spans:
-            return text.strip()
-        key = "de" if lang == "de" else "en"
-        marks = [bool(wanted) and not self._analyze(key, w).isdisjoint(wanted) for _, _, w in spans]
-        best, best_count = 0, -1
-        for start in range(0, max(1, len(spans) - width + 1)):
-            count = sum(marks[start : start + width])
-            if count > best_count:
-                best, best_count = start, count
-            if start > 0 and marks[start - 1] and not marks[start]:
-                continue
-        window = range(best, min(len(spans), best + width))
-        out: list[str] = []
-        cursor = spans[window[0]][0]
-        for i in window:
-            s, e, w = spans[i]
-            out.append(text[cursor:s])
-            out.append(f"{HIGHLIGHT[0]}{w}{HIGHLIGHT[1]}" if marks[i] else w)
-            cursor = e
-        last_end = spans[window[-1]][1]
-        tail = text[cursor:last_end] if cursor < last_end else ""
-        trailing = text[last_end:] if window[-1] == len(spans) - 1 else ""
-        body = "".join(out) + tail + trailing
-        prefix = "…" if best > 0 else ""
-        suffix = "…" if window[-1] < len(spans) - 1 else ""
-        return " ".join(f"{prefix}{body}{suffix}".split())
 
     def _analyze(self, lang: str, word: str) -> frozenset[str]:
         key = (lang, word)
@@ -710,81 +467,6 @@ def _reads_german(words: list[str]) -> bool:
     german = sum(1 for w in folded if w in DE_STOP and w not in EN_STOP)
     english = sum(1 for w in folded if w in EN_STOP and w not in DE_STOP)
     return german > english
-
-
-def _behind_cited_rules(
-    found: list[tuple[dict[str, Any], float]], names_query: Any
-) -> list[tuple[dict[str, Any], float]]:
-    """Move each hit that refers elsewhere just behind the best-scoring found rule it cites.
-
-    A glossary entry is a definition pointing at rules ("See rule 702.70"), and a rule that
-    restates another's outcome points at it too ("... loses the game as a state-based action.
-    See rule 704."); for a question the cited rule is the answer and the citing hit a pointer
-    to it, so both stay but the cited rule goes first. Hits citing no found rule, rules
-    scoring far above the rule they cite (see RESTATED), and glossary entries whose term is
-    the whole query ("combat damage step") keep their score. Deferring is decided on the
-    scores before any hit moves, so one move never sets off another.
-    """
-    rules: dict[str, list[tuple[RuleNumber, float]]] = {}
-    for f, sc in found:
-        rn = _own_number(f)
-        if rn is not None:
-            rules.setdefault(str(f.get("document")), []).append((rn, sc))
-    out = []
-    for f, sc in found:
-        glossary = f.get("kind") == "glossary"
-        if not (glossary and names_query(f)):
-            cited = _citations(str(f.get("text") or ""), None if glossary else f.get("number"))
-            same_doc = rules.get(str(f.get("document")), [])
-            best = max((rs for rn, rs in same_doc if any(c.contains(rn) for c in cited)), default=None)
-            if best is not None and best <= sc and (glossary or best >= RESTATED * sc):
-                sc = best * 0.99
-        out.append((f, sc))
-    return out
-
-
-def _own_number(f: dict[str, Any]) -> RuleNumber | None:
-    """A rule hit's number, else None (glossary entries, unnumbered sections)."""
-    if f.get("kind") == "glossary" or not f.get("number"):
-        return None
-    return _parsed_number(str(f.get("number")))
-
-
-@functools.lru_cache(maxsize=8192)
-def _parsed_number(number: str) -> RuleNumber | None:
-    try:
-        return RuleNumber.parse(number)
-    except InputError:
-        return None
-
-
-@functools.lru_cache(maxsize=8192)
-def _citations(text: str, number: str | None) -> tuple[RuleNumber, ...]:
-    """The rules `text` cites, leaving out its own rule's ancestors and subrules (`number`).
-
-    Cached: the same hits come back query after query, and parsing their references on every
-    question would cost more than the rest of the re-ranking.
-    """
-    own = _parsed_number(number) if number else None
-    out = []
-    for ref in find_references(text):
-        rn = _parsed_number(ref)
-        if rn is not None and (own is None or not (rn.contains(own) or own.contains(rn))):
-            out.append(rn)
-    return tuple(out)
-
-
-def _consequence(f: dict[str, Any]) -> float:
-    """CONSEQUENCE for a rule written as "If <situation>, <consequence>", else 1."""
-    if f.get("kind") == "glossary" or not f.get("number"):
-        return 1.0
-    return CONSEQUENCE if _CONSEQUENCE_RULE.match(str(f.get("text") or "")) else 1.0
-
-
-def _version_rank(version: str | None, language: str | None) -> int:
-    """Newest dated release first; English before German at equal dates (the default view)."""
-    date = int(version.replace("-", "")) if version else 0
-    return date * 2 + (language == "en")
 
 
 def search(
