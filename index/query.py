@@ -213,8 +213,11 @@ class SearchEngine:
         all_versions: bool = False,
         lang: str | None = None,
     ) -> SearchResult:
-        text = " ".join(query.split())[:MAX_QUERY]
+        text = " ".join(query.split())
         notes: list[str] = []
+        if len(text) > MAX_QUERY:  # cut at a word boundary, never inside a word
+            text = text[: MAX_QUERY + 1].rsplit(" ", 1)[0]
+            notes.append(f"query shortened to its first {len(text)} characters")
         if not _WORD.search(text):
             return SearchResult(query, (), ("empty query: type a rule number, a keyword or a question",))
         flt = self._scope(version, all_versions, lang)

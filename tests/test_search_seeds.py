@@ -48,3 +48,10 @@ def test_any_query_text_answers_or_is_a_clean_input_error(engine: SearchEngine, 
     except InputError:
         return
     assert isinstance(result.hits, tuple)
+
+
+def test_overlong_query_is_cut_between_words(engine: SearchEngine) -> None:
+    result = engine.search("Bündnis " * 200)
+    assert any(n.startswith("query shortened") for n in result.notes)
+    assert not any("instead of" in n for n in result.notes)  # no half word "corrected"
+    assert result.hits
