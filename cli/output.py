@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 JSON_OPTION = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
 
+#: For commands whose argument is free text: "-1/-1 Marke" is a query, not an unknown option.
+#: Such commands call `reject_unknown_options`, so a mistyped "--limitt" still fails.
+FREE_TEXT = {"ignore_unknown_options": True}
+
 
 def console(stderr: bool = False) -> Console:
     """A rich console; piped output gets 120 columns instead of rich's 80 so ids don't truncate."""
@@ -50,3 +54,10 @@ def fail(message: str, json_mode: bool, code: int = 1) -> NoReturn:
     else:
         sys.stderr.write(error_text(message) + "\n")
     raise typer.Exit(code)
+
+
+def reject_unknown_options(words: list[str], json_mode: bool) -> None:
+    """A word like "-1/-1" or "+1/+1" is text; "--limitt" or "-x" is a mistyped option."""
+    for word in words:
+        if len(word) > 1 and word[0] == "-" and not word[1].isdigit():
+            fail(f"no such option: {word.split('=')[0]} (see --help)", json_mode, code=2)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from regelwerk.cli.output import JSON_OPTION, emit, fail
+from regelwerk.cli.output import FREE_TEXT, JSON_OPTION, emit, fail, reject_unknown_options
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -39,6 +39,7 @@ def search(
         fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
     if version is not None and all_versions:
         fail("use either --version or --all-versions, not both", json_mode, code=2)
+    reject_unknown_options(query, json_mode)
     text = " ".join(query)
     try:
         result = run(Library(), text, limit=limit, version=version, all_versions=all_versions, lang=lang)
@@ -70,4 +71,4 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="search")(search)
+    app.command(name="search", context_settings=FREE_TEXT)(search)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from regelwerk.cli.output import JSON_OPTION, emit, fail
+from regelwerk.cli.output import FREE_TEXT, JSON_OPTION, emit, fail, reject_unknown_options
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -54,6 +54,7 @@ def term(
     from regelwerk.index.termquery import lookup
     from regelwerk.ingest.errors import InputError
 
+    reject_unknown_options([query], json_mode)
     if lang not in LABELS:
         fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
     try:
@@ -152,4 +153,4 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``term`` command to the main app."""
-    app.command(name="term")(term)
+    app.command(name="term", context_settings=FREE_TEXT)(term)

@@ -156,3 +156,13 @@ def test_lenient_ingest_notes_problems_and_strict_refuses(tmp_path: Path) -> Non
     assert proc.returncode == 1
     error = json.loads(proc.stdout)["error"]
     assert error.startswith(f"{odd}: 1 problem (--strict); first: {odd}:13:")
+
+
+def test_free_text_may_start_with_a_minus_but_options_are_still_checked() -> None:
+    proc = _run("search", "-1/-1 Marke", "--limit", "2", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout)["query"] == "-1/-1 Marke"
+    proc = _run("term", "-1/-1 Marke", "--json")
+    assert json.loads(proc.stdout)["query"] == "-1/-1 Marke"
+    proc = _run("search", "banding", "--limitt", "3")
+    assert proc.returncode == 2 and proc.stderr == "error: no such option: --limitt (see --help)\n"
