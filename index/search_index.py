@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search8"
+INDEX_SALT = "search9"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -142,7 +142,10 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
                 continue
             ctx: dict[str, list[str]] = {"en": [], "de": []}
             parent = titles.get((s.parent, s.language)) if s.parent else None
-            title = s.title or (parent.title if parent else "")
+            # shown with the hit: its own title, else the nearest titled ancestor's (704.5q ->
+            # "State-Based Actions"); the context field below still takes only the parent's
+            above = (titles.get((n, s.language)) for n in lineage(s.parent or ""))
+            title = s.title or next((t.title for t in above if t is not None and t.title), "")
             rule_number = s.number if s.kind == "rule" else s.parent
             given, given_current = assigned.get(s.position, (None, None))
             if given is not None:
