@@ -92,11 +92,12 @@ def list_command(json_mode: bool = JSON_OPTION) -> None:
         fail(str(exc), json_mode)
 
     def render(con: Console) -> None:
+        from rich.markup import escape
         from rich.table import Table
 
         table = Table("id", "Titel / title", "source", show_lines=False)
         for s in infos:
-            table.add_row(s["id"], f"{s['title_de']}\n{s['title_en']}", s["source"])
+            table.add_row(escape(s["id"]), escape(f"{s['title_de']}\n{s['title_en']}"), escape(s["source"]))
         con.print(table)
 
     emit({"scenarios": infos}, json_mode, render)
