@@ -84,7 +84,7 @@ class Library:
         cannot place become IngestIssues on the document; `strict` turns any issue into a
         failure of that file instead.
         """
-        from regelwerk.ingest import expand_paths, parse_bytes
+        from regelwerk.ingest import expand_paths, parse_bytes, read_document
 
         report = IngestReport()
         files = expand_paths(paths)
@@ -93,12 +93,7 @@ class Library:
                 if progress is not None:
                     progress(path)
                 try:
-                    try:
-                        data = path.read_bytes()
-                    except IsADirectoryError:
-                        raise IngestError(str(path), "is a directory with no documents") from None
-                    except OSError as exc:
-                        raise IngestError(str(path), f"cannot be read ({exc.strerror or exc})") from None
+                    data = read_document(path)
                     known = self.store.has_sha256(sha256(data))
                     parsed = self.store.get(known) if known else parse_bytes(data, str(path), fmt)
                     if strict and parsed.issues:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.detect import Format
     from regelwerk.ingest.records import ParsedDocument
 
-__all__ = ["expand_paths", "parse_bytes", "parse_path"]
+__all__ = ["expand_paths", "parse_bytes", "parse_path", "read_document"]
 
 #: Format value -> the module that parses it (imported only when a document of it arrives).
 _MODULES: dict[str, str] = {
@@ -62,15 +62,19 @@ def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> Pa
     return result
 
 
-def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocument:
+def read_document(path: str | Path) -> bytes:
+    """A document's bytes; an unreadable path is an IngestError naming it."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        return p.read_bytes()
     except IsADirectoryError:
         raise IngestError(str(p), "is a directory; pass it as a directory ingest") from None
     except OSError as exc:
         raise IngestError(str(p), f"cannot be read ({exc.strerror or exc})") from None
-    return parse_bytes(data, str(p), fmt)
+
+
+def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocument:
+    return parse_bytes(read_document(path), str(path), fmt)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
