@@ -66,24 +66,17 @@ def docs(json_mode: bool = JSON_OPTION) -> None:
     emit({"documents": rows, "home": str(library.home)}, json_mode, render)
 
 
-def _mount_optional() -> None:
-    """Mount the feature commands that are present (each module registers its own)."""
-    import importlib
+def _mount() -> None:
+    """Each feature module adds its own command; they import only typer at module level."""
+    from regelwerk.cli import example, rule, search, term
 
-    for name in ("rule", "search", "term", "example"):
-        try:
-            module = importlib.import_module(f"regelwerk.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"regelwerk.cli.{name}":
-                raise
-            continue
-        if hasattr(module, "register"):
-            module.register(app)
-        else:
-            app.add_typer(module.app, name=name, help=module.__doc__)
+    rule.register(app)
+    search.register(app)
+    term.register(app)
+    app.add_typer(example.app, name="example", help=example.__doc__)
 
 
-_mount_optional()
+_mount()
 
 
 def _is(exc: BaseException, name: str) -> bool:
