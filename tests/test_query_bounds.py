@@ -12,9 +12,9 @@ from whoosh import query as wq
 from whoosh.fields import TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
-from regelwerk.index import bounds
-from regelwerk.index.bounds import bound_query
-from regelwerk.index.query import SearchEngine
+from regelwerk.index.search import bounds
+from regelwerk.index.search.bounds import bound_query
+from regelwerk.index.search.query import SearchEngine
 from tests.search_home import library_with
 
 
