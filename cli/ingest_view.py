@@ -15,7 +15,13 @@ SHOWN_ISSUES = 3
 
 
 def run_ingest(
-    library: Any, paths: list[Path], fmt: str | None, json_mode: bool, *, strict: bool = False
+    library: Any,
+    paths: list[Path],
+    fmt: str | None,
+    json_mode: bool,
+    *,
+    strict: bool = False,
+    follow_symlinks: bool = False,
 ) -> None:
     from regelwerk.ingest import expand_paths
     from regelwerk.ingest.model.format import Format
@@ -26,9 +32,11 @@ def run_ingest(
     for p in paths:
         if not p.exists():
             fail(f"{p}: no such file or directory", json_mode)
-    files = expand_paths(paths)
+    skipped: list[str] = []
+    files = expand_paths(paths, follow_symlinks=follow_symlinks, skipped=skipped)
     if not files:
-        fail(f"{', '.join(map(str, paths))}: no .txt, .htm or .html documents found", json_mode)
+        also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
+        fail(f"{', '.join(map(str, paths))}: no .txt, .htm or .html documents found{also}", json_mode)
 
     show_progress = not json_mode and sys.stderr.isatty() and len(files) > 1
     if show_progress:
@@ -47,6 +55,7 @@ def run_ingest(
             report = library.ingest(files, fmt, progress=step, strict=strict)
     else:
         report = library.ingest(files, fmt, strict=strict)
+    report.skipped[:0] = skipped
 
     if len(report.errors) and not report.documents:
         if len(report.errors) == 1:
@@ -60,7 +69,9 @@ def run_ingest(
 
         con.print(documents_table([p.summary() for p in report.documents], title="Ingested"))
         for doc_id in report.unchanged:
-            con.print(f"{doc_id}: unchanged (same sha256), nothing to do")
+            con.print(f"{doc_id}: unchanged (same sha256), nothing to do", markup=False)
+        for skip in report.skipped:
+            con.print(f"note: {skip}", markup=False, highlight=False, soft_wrap=True)
         for parsed in report.documents:
             issues = parsed.issues
             for issue in issues[:SHOWN_ISSUES]:
