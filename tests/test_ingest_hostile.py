@@ -28,7 +28,8 @@ CR = (
 def _html(charset: str, body: str = "These +AGEAYgBj- rules apply.") -> bytes:
     return (
         f"<html><head><meta http-equiv=Content-Type content='text/html; charset={charset}'></head><body>"
-        "<p>Magic: The Gathering Comprehensive Rules</p><p>These rules are effective as of April 17, 2026.</p>"
+        "<p>Magic: The Gathering Comprehensive Rules</p>"
+        "<p>These rules are effective as of April 17, 2026.</p>"
         f"<p>1. Game Concepts</p><p>100. General</p><p>100.1. {body}</p></body></html>"
     ).encode("ascii")
 
