@@ -34,8 +34,8 @@ from regelwerk.engine.model import (
     Expect,
     ScenarioFile,
 )
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.numbers import RuleNumber
 
 #: A scenario is a page of TOML; anything much larger is not one.
 MAX_BYTES = 1_000_000

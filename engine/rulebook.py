@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from regelwerk.ingest.numbers import lineage
+from regelwerk.ingest.model.numbers import lineage
 
 if TYPE_CHECKING:
-    from regelwerk.ingest.records import Section
+    from regelwerk.ingest.model.records import Section
 
 
 class RuleBook(Protocol):
