@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.ingest.errors import InputError, UnknownRule
+from regelwerk.index.termtable import TermRow
+from regelwerk.ingest.errors import InputError, InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.fold import compact
 from regelwerk.ingest.numbers import RuleNumber
 from regelwerk.ingest.records import ParsedDocument
 
@@ -198,7 +200,7 @@ def lookup(library: Library, query: str, *, version: str | None = None, lang: st
     ``lang="de"`` or when no English one does). Raises InvalidRuleNumber for a malformed
     number, UnknownVersion for a version nobody has, UnknownRule for a number in no document.
     """
-    number = str(RuleNumber.from_query(query))
+    number, notes, by_term = _resolve(query)
     con = rules_table(library)
     try:
         docs = {r["id"]: r for r in con.execute("SELECT * FROM docs")}
@@ -208,9 +210,15 @@ def lookup(library: Library, query: str, *, version: str | None = None, lang: st
                 f"no ingested document has version {version!r}; versions: {', '.join(known) or 'none'}"
             )
         rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (number,))]
-        chosen = _choose(rows, docs, version, lang)
-        notes: list[str] = []
-        if chosen is None:
+        # a term names today's rule: in an older release it may have another number
+        chosen = None if by_term else _choose(rows, docs, version, lang)
+        if chosen is None and by_term:
+            moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
+            chosen = _choose(moved, docs, version, lang)
+            if chosen is None:
+                raise _unknown(con, number, version, lang)
+            rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (chosen["number"],))]
+        elif chosen is None:
             moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
             chosen = _choose(moved, docs, version, lang)
             if chosen is None:
@@ -222,6 +230,38 @@ def lookup(library: Library, query: str, *, version: str | None = None, lang: st
         return _view(con, chosen, docs, rows, notes)
     finally:
         con.close()
+
+
+def _resolve(query: str) -> tuple[str, list[str], bool]:
+    """The rule number `query` names, notes about how, and whether a term named it.
+
+    A number ("702.19b", "CR 510.1c") is itself. A keyword or game term in either language
+    ("Trampelschaden", "Bündnis", "Spielfeld") names its rule in the newest CR (the term
+    tables' number); a word with several senses ("counter") takes the first and names the
+    others. Table-only, so this path stays fast.
+    """
+    try:
+        return str(RuleNumber.from_query(query)), [], False
+    except InvalidRuleNumber:
+        from regelwerk.index.aliases import senses
+
+        found = [s for s in senses(query.strip()) if s.row.number and _parses(s.row.number)]
+        if not found:
+            raise InvalidRuleNumber(
+                query, "a rule number such as '702.22' or '702.22j', or a keyword or game term "
+                "('Trampelschaden', 'banding'); try 'regelwerk term' or 'regelwerk search'"
+            ) from None
+    first = found[0]
+    notes = [f"{query.strip()} is {_term_name(first.row, query)}: rule {first.row.number} in the newest rules."]
+    for other in found[1:]:
+        notes.append(f"{query.strip()} also means {_term_name(other.row, query)}: regelwerk rule {other.row.number}")
+    return str(RuleNumber.parse(first.row.number)), notes, True
+
+
+def _term_name(row: TermRow, said: str) -> str:
+    """"Trample", or "Counters (Marke)" when the German name is not what the user typed."""
+    shown = row.de and compact(row.de) not in (compact(said), compact(row.en))
+    return f"{row.en} ({row.de})" if shown else row.en
 
 
 def _matches(row: sqlite3.Row, docs: dict[str, sqlite3.Row], version: str | None, lang: str | None) -> bool:
