@@ -18,7 +18,7 @@ def run_ingest(
     library: Any, paths: list[Path], fmt: str | None, json_mode: bool, *, strict: bool = False
 ) -> None:
     from regelwerk.ingest import expand_paths
-    from regelwerk.ingest.detect import Format
+    from regelwerk.ingest.model.format import Format
 
     if fmt is not None and fmt not in {f.value for f in Format}:
         choices = ", ".join(f.value for f in Format)

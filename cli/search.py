@@ -31,9 +31,9 @@ def search(
     json_mode: bool = JSON_OPTION,
 ) -> None:
     """Search the rules in both languages: numbers, keywords, typos and questions."""
-    from regelwerk.index.library import Library
-    from regelwerk.index.query import search as run
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.index.search.query import search as run
+    from regelwerk.index.store.library import Library
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     if lang is not None and lang not in LANGUAGES:
         fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)

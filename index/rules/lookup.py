@@ -21,15 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.termtable import TermRow
-from regelwerk.ingest.errors import InputError, InvalidRuleNumber, UnknownRule
-from regelwerk.ingest.fold import compact
-from regelwerk.ingest.numbers import RuleNumber
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.index.terms.table import TermRow
+from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.records import ParsedDocument
 
 if TYPE_CHECKING:
-    from regelwerk.index.keywords import KeywordIndex
-    from regelwerk.index.library import Library
+    from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.store.library import Library
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules3"
@@ -45,7 +45,7 @@ class UnknownVersion(InputError):
 
 def keyword_links(library: Library) -> KeywordIndex:
     """Linking's keyword index (imported here, not at module level: most lookups never build it)."""
-    from regelwerk.index.keywords import keyword_index
+    from regelwerk.index.linking.keyword_index import keyword_index
 
     return keyword_index(library)
 
@@ -146,7 +146,7 @@ def _parses(number: str) -> bool:
 
 def rules_table(library: Library) -> sqlite3.Connection:
     """A read connection to the derived rules table, building it on first use."""
-    from regelwerk.index.terms import stamp
+    from regelwerk.index.terms.shipped import stamp
 
     folder = library.store.derived(
         "rules", lambda tmp: build_rules_table(library, tmp), salt=f"{RULES_SALT}-{stamp()}"
@@ -243,7 +243,7 @@ def _resolve(query: str) -> tuple[str, list[str], bool]:
     try:
         return str(RuleNumber.from_query(query)), [], False
     except InvalidRuleNumber:
-        from regelwerk.index.aliases import senses
+        from regelwerk.index.terms.aliases import senses
 
         found = [s for s in senses(query.strip()) if s.row.number and _parses(s.row.number)]
         if not found:

@@ -16,9 +16,9 @@ import functools
 from dataclasses import dataclass
 from importlib import resources
 
-from regelwerk.index.terms import load_terms
-from regelwerk.index.termtable import TermRow, TermTableError
-from regelwerk.ingest.fold import compact
+from regelwerk.index.terms.shipped import load_terms
+from regelwerk.index.terms.table import TermRow, TermTableError
+from regelwerk.ingest.model.fold import compact
 
 FILE = "aliases.tsv"
 COLUMNS = ("word", "lang", "en", "kind", "status", "note")
