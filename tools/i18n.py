@@ -19,8 +19,8 @@ import inspect
 import io
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from datetime import datetime, timezone
 from typing import Any
 
 from babel.messages.catalog import Catalog
@@ -34,7 +34,7 @@ LOCALE = CLI / "locale"
 DOMAIN = "regelwerk"
 LANGUAGES = ("de",)
 #: A fixed creation date, so the .po changes only when its messages do.
-STAMP = datetime(2026, 1, 1, tzinfo=timezone.utc)
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 #: typer's own words, looked up through the stdlib's global gettext (typer/core.py).

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from regelwerk.index.terms.names import both_names, german_name, glossed, other_name
 from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule
 from regelwerk.ingest.model.fold import compact
@@ -175,6 +176,10 @@ class RuleView:
     references: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = ()
     elsewhere: tuple[dict[str, Any], ...] = field(default=())
+    #: The title's term in both languages ({"en": "Banding", "de": "Bündnisfähigkeit"}).
+    names: tuple[tuple[str, str | None], ...] = ()
+    #: For English text shown to a German reader: (English term, German name) pairs in it.
+    glosses: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -190,6 +195,8 @@ class RuleView:
             "references": list(self.references),
             "notes": list(self.notes),
             "elsewhere": list(self.elsewhere),
+            "names": dict(self.names),
+            "glosses": [{"en": en, "de": de} for en, de in self.glosses],
         }
 
 
@@ -201,6 +208,7 @@ def lookup(library: Library, query: str, *, version: str | None = None, lang: st
     number, UnknownVersion for a version nobody has, UnknownRule for a number in no document.
     """
     number, notes, by_term = _resolve(query)
+    gloss = False
     con = rules_table(library)
     try:
         docs = {r["id"]: r for r in con.execute("SELECT * FROM docs")}
@@ -221,13 +229,23 @@ def lookup(library: Library, query: str, *, version: str | None = None, lang: st
         elif chosen is None:
             moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
             chosen = _choose(moved, docs, version, lang)
-            if chosen is None:
+            if chosen is not None:
+                notes.append(
+                    f"{number} is in no ingested document{_scope(version, lang)}; the same rule is "
+                    f"{chosen['number']} in {_where(docs[chosen['doc']])}."
+                )
+            elif lang == "de":  # never a dead end: the English text, its terms glossed in German
+                chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
+                if chosen is None:
+                    raise _unknown(con, number, version, lang)
+                gloss = True
+                notes.append(
+                    f"{number} has no German text in any ingested document; the English text of "
+                    f"{_where(docs[chosen['doc']])} follows, with the German names of its terms."
+                )
+            else:
                 raise _unknown(con, number, version, lang)
-            notes.append(
-                f"{number} is in no ingested document{_scope(version, lang)}; the same rule is "
-                f"{chosen['number']} in {_where(docs[chosen['doc']])}."
-            )
-        return _view(con, chosen, docs, rows, notes)
+        return _view(con, chosen, docs, rows, notes, gloss=gloss)
     finally:
         con.close()
 
@@ -252,9 +270,10 @@ def _resolve(query: str) -> tuple[str, list[str], bool]:
                 "('Trampelschaden', 'banding'); try 'regelwerk term' or 'regelwerk search'"
             ) from None
     first = found[0]
-    notes = [f"{query.strip()} is {_term_name(first.row, query)}: rule {first.row.number} in the newest rules."]
+    said = query.strip()
+    notes = [f"{said} is {_term_name(first.row, said)}: rule {first.row.number} in the newest rules."]
     for other in found[1:]:
-        notes.append(f"{query.strip()} also means {_term_name(other.row, query)}: regelwerk rule {other.row.number}")
+        notes.append(f"{said} also means {_term_name(other.row, said)}: regelwerk rule {other.row.number}")
     return str(RuleNumber.parse(first.row.number)), notes, True
 
 
@@ -323,6 +342,7 @@ def _view(
     docs: dict[str, sqlite3.Row],
     same_number: list[sqlite3.Row],
     notes: list[str],
+    gloss: bool = False,
 ) -> RuleView:
     doc = docs[row["doc"]]
     number, current = row["number"], row["current"]
@@ -333,6 +353,11 @@ def _view(
     ).fetchall()
     if current and current != number:
         notes.append(f"{number} in {_where(doc)} is {title or 'this rule'}; today that is {current}.")
+        today = _today(con, number)
+        if today:
+            alt = other_name(title, row["language"]) if title else None
+            named = f"{title} ({alt})" if alt else (title or "this rule")
+            notes.append(f"Today {number} is {today}; {named} is {current}.")
     elif current is None:
         notes.append(f"{number} in {_where(doc)}: its number in the newest English rules is not known.")
     elsewhere = []
@@ -388,7 +413,29 @@ def _view(
         references=tuple(references),
         notes=tuple(notes),
         elsewhere=tuple(elsewhere),
+        names=tuple(both_names(title, row["language"]).items()),
+        glosses=tuple(
+            glossed(" ".join([row["text"] or "", *(c["text"] or "" for c in children)])) if gloss else ()
+        ),
     )
+
+
+def _today(con: sqlite3.Connection, number: str) -> str:
+    """What `number` means in the newest rules ("Trample (Trampelschaden)"), or ""."""
+    row = con.execute(
+        "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? AND s.current = ? "
+        "ORDER BY s.language = 'en' DESC, d.rank DESC",
+        (number, number),
+    ).fetchone()
+    title = _title(con, row) if row is not None else ""
+    if not title:
+        from regelwerk.index.terms.shipped import load_terms
+
+        title = next((r.en for r in load_terms() if r.number == number), "")
+    if not title:
+        return ""
+    german = german_name(title)
+    return f"{title} ({german})" if german else title
 
 
 def _unknown(con: sqlite3.Connection, number: str, version: str | None, lang: str | None) -> UnknownRule:

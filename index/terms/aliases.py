@@ -63,11 +63,14 @@ def parse_aliases(text: str, where: str = FILE) -> tuple[Alias, ...]:
         cells = line.split("\t")
         if not header_seen:
             if tuple(cells) != COLUMNS:
-                raise TermTableError(f"{where}:{lineno}: header is {line!r}; expected {chr(9).join(COLUMNS)!r}")
+                expected = "\t".join(COLUMNS)
+                raise TermTableError(f"{where}:{lineno}: header is {line!r}; expected {expected!r}")
             header_seen = True
             continue
         if len(cells) != len(COLUMNS):
-            raise TermTableError(f"{where}:{lineno}: {len(cells)} columns in {line!r}; expected {len(COLUMNS)}")
+            raise TermTableError(
+                f"{where}:{lineno}: {len(cells)} columns in {line!r}; expected {len(COLUMNS)}"
+            )
         alias = Alias(*(c.strip() for c in cells))
         if alias.status not in STATUSES:
             raise TermTableError(f"{where}:{lineno}: status {alias.status!r}; expected one of {STATUSES}")
@@ -102,9 +105,9 @@ def _senses_by_key() -> dict[str, tuple[Sense, ...]]:
         for name in dict.fromkeys((row.en, *row.german_names)):
             table.setdefault(compact(name), []).append(Sense(row, name, "name"))
     for alias in load_aliases():
-        row = target(alias, rows)
-        if row is not None:
-            table.setdefault(compact(alias.word), []).append(Sense(row, alias.word, alias.status, alias))
+        reached = target(alias, rows)
+        if reached is not None:
+            table.setdefault(compact(alias.word), []).append(Sense(reached, alias.word, alias.status, alias))
     out: dict[str, tuple[Sense, ...]] = {}
     for key, senses in table.items():
         unique: dict[tuple[str, str], Sense] = {}
