@@ -32,6 +32,7 @@ from whoosh.query.qcore import QueryError
 from regelwerk.index.rules.lookup import keyword_links
 from regelwerk.index.search import rerank
 from regelwerk.index.search.analysis import DE_STOP, EN_STOP, split_compound, terms
+from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
@@ -235,7 +236,7 @@ class SearchEngine:
         said: set[str] = set()
         q: Any = None
         if uses_syntax(text) and problem is None:
-            q = self._parsed(text, highlight)
+            q = self._parsed(text, highlight, notes)
             if q is None:
                 problem = "the query parser could not read it"
         if problem is not None:
@@ -387,7 +388,7 @@ class SearchEngine:
         highlight["de"] |= de | to_de
         return _union(clauses)
 
-    def _parsed(self, text: str, highlight: dict[str, set[str]]) -> Any:
+    def _parsed(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
         fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
         boosts = {f"{f}_{lang}": b for f, b in BOOSTS.items() for lang in ("en", "de")}
         parser = MultifieldParser(fields, self.schema, fieldboosts=boosts, group=OrGroup)
@@ -398,6 +399,7 @@ class SearchEngine:
             return None
         if q is None or q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
             return None
+        q = bound_query(q, self.searcher.reader(), notes)
         for fieldname, value in q.iter_all_terms():
             lang = str(fieldname).rsplit("_", 1)[-1]
             if lang in highlight:
