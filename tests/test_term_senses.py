@@ -54,7 +54,9 @@ def test_mill_has_its_printed_german_name() -> None:
     assert mill.de == "millen" and mill.source == "official"
 
 
-def test_term_lookup_gives_every_sense_and_says_whose_word_it_is(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_term_lookup_gives_every_sense_and_whose_word_it_is(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     index = keyword_index(Library(tmp_path_factory.mktemp("home")))
     counter = lookup(index, "counter")
     assert [(m.keyword.en if m.keyword else None, m.how, m.score) for m in counter[:2]] == [
