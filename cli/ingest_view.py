@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from regelwerk.cli.output import bad_usage, console, emit, error_text
+from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
 SHOWN_ISSUES = 3
@@ -30,7 +30,11 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
             task = bar.add_task("ingesting", total=len(files))
 
             def step(path: Path) -> None:
-                bar.update(task, description=f"ingesting {path.name}", advance=1)
+                from rich.markup import escape
+
+                # the progress column reads markup and bypasses the console's own filter
+                name = escape(safe_text(path.name))
+                bar.update(task, description=f"ingesting {name}", advance=1)
 
             data = library.ingest(paths, fmt, strict=strict, progress=step)
     else:
@@ -55,6 +59,6 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
     else:
         emit(data, json_mode, render)
     for err in data["errors"] if not json_mode else ():
-        sys.stderr.write(error_text(err) + "\n")
+        sys.stderr.write(safe_text(error_text(err)) + "\n")
     if data["errors"]:
         raise typer.Exit(1)

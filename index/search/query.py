@@ -32,11 +32,13 @@ from whoosh.query.qcore import QueryError
 from regelwerk.index.rules.lookup import keyword_links
 from regelwerk.index.search import rerank
 from regelwerk.index.search.analysis import DE_STOP, EN_STOP, split_compound, terms
+from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
 from regelwerk.index.search.syntax import syntax_problem, uses_syntax
 from regelwerk.index.search.whoosh_index import index_dir, load_vocabulary
+from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
@@ -234,7 +236,7 @@ class SearchEngine:
         said: set[str] = set()
         q: Any = None
         if uses_syntax(text) and problem is None:
-            q = self._parsed(text, highlight)
+            q = self._parsed(text, highlight, notes)
             if q is None:
                 problem = "the query parser could not read it"
         if problem is not None:
@@ -386,7 +388,7 @@ class SearchEngine:
         highlight["de"] |= de | to_de
         return _union(clauses)
 
-    def _parsed(self, text: str, highlight: dict[str, set[str]]) -> Any:
+    def _parsed(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
         fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
         boosts = {f"{f}_{lang}": b for f, b in BOOSTS.items() for lang in ("en", "de")}
         parser = MultifieldParser(fields, self.schema, fieldboosts=boosts, group=OrGroup)
@@ -397,6 +399,7 @@ class SearchEngine:
             return None
         if q is None or q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
             return None
+        q = bound_query(q, self.searcher.reader(), notes)
         for fieldname, value in q.iter_all_terms():
             lang = str(fieldname).rsplit("_", 1)[-1]
             if lang in highlight:
@@ -429,16 +432,18 @@ class SearchEngine:
     # -- hits ---------------------------------------------------------------------------------
     def _hit(self, f: dict[str, Any], score: float, highlight: dict[str, set[str]]) -> Hit:
         lang = str(f.get("language", "en"))
+        title = str(f.get("title") or "")
         return Hit(
             number=f.get("number"),
             current=f.get("current"),
-            title=str(f.get("title") or ""),
+            title=title,
             term=f.get("term"),
             language=lang,
             version=f.get("version"),
             document=str(f.get("document")),
             snippet=snippet(str(f.get("text") or ""), lang, highlight.get(lang, set()), self._analyze),
             score=float(score),
+            names=tuple(both_names(str(f.get("term") or title), lang).items()),
         )
 
     def _analyze(self, lang: str, word: str) -> frozenset[str]:
