@@ -14,7 +14,7 @@ import pytest
 
 import regelwerk.ingest as ingest
 from regelwerk.index.search.analysis import german, split_compound
-from regelwerk.index.store.library import Library
+from regelwerk.index.store.corpus import Corpus
 from regelwerk.ingest import cr_html, read_document
 from regelwerk.ingest.model.errors import IngestError
 
@@ -43,13 +43,13 @@ def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
 def test_odd_meta_charsets_are_stored_or_guessed(tmp_path: Path, charset: str) -> None:
     src = tmp_path / f"cr-{charset}.htm"
     src.write_bytes(_html(charset))
-    library = Library(tmp_path / "home")
+    library = Corpus(tmp_path / "home")
     report = library.ingest([src], "cr-html")
     assert not report.errors, report.errors
     parsed = report.documents[0]
     if charset != "utf-7":  # refused as a charset: the page is read as what it is (ASCII)
         assert any(charset in i.message for i in parsed.issues)
-    reread = Library(tmp_path / "home").store.get(parsed.document.id)
+    reread = Corpus(tmp_path / "home").store.get(parsed.document.id)
     assert reread.document.sha256 == parsed.document.sha256
 
 
