@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 import re
 
+from regelwerk.ingest.cr_structure import DATE_PHRASE
+
 
 class Format(enum.StrEnum):
     CR_TEXT = "cr-text"
@@ -21,7 +23,7 @@ class Format(enum.StrEnum):
 _HTML = re.compile(rb"<\s*(?:!doctype\s+html|html|body|p\s|p>|div|meta)", re.IGNORECASE)
 #: 2011-era files mark italics with underscores: "_Magic: The Gathering_ Comprehensive Rules".
 _CR_HEADER = re.compile(r"Magic: The Gathering_?(?:®|\(R\)|\xae)?\s+Comprehensive Rules")
-_EFFECTIVE = re.compile(r"These rules are effective as of", re.IGNORECASE)
+_EFFECTIVE = re.compile(DATE_PHRASE, re.IGNORECASE)
 _DE_RULE = re.compile(r"^\d{3}\.\d+[a-z]? \S", re.MULTILINE)
 _EN_RULE = re.compile(r"^\d{3}\.\d+[a-z]?\. \S", re.MULTILINE)
 _GERMAN_MARKERS = ("Kartenbeispiel", "Manakosten:", "Beispiel:")
