@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regelwerk.ingest.errors import InputError
+from regelwerk.ingest.model.errors import InputError
 
 
 class IllegalAction(InputError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from regelwerk.ingest.errors import InputError
+from regelwerk.ingest.model.errors import InputError
 
 #: Keywords without a value, mapped to the CR rule that defines them.
 FLAGS: dict[str, str] = {

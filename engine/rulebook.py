@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Protocol
 
-from regelwerk.ingest.numbers import lineage
+from regelwerk.ingest.model.numbers import lineage
 
 
 class RuleBook(Protocol):

@@ -23,7 +23,7 @@ from regelwerk.engine.scenario import PER_CARD_EXPECT_KEYS, Action, Scenario
 from regelwerk.engine.spells import activate, cast
 from regelwerk.engine.state import Card, Game, Player
 from regelwerk.engine.turn import end_turn
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.model.numbers import RuleNumber
 
 
 @dataclass(frozen=True)

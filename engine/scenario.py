@@ -34,8 +34,8 @@ from regelwerk.engine.state import (
     StaticSpec,
     TriggerSpec,
 )
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.numbers import RuleNumber
 
 ACTIONS: dict[str, frozenset[str]] = {
     "attack": frozenset({"attackers", "bands"}),

@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from regelwerk.ingest.errors import IngestError, UnknownFormat
+from regelwerk.ingest.model.errors import IngestError, UnknownFormat
 
 if TYPE_CHECKING:
-    from regelwerk.ingest.detect import Format
+    from regelwerk.ingest.model.format import Format
+    from regelwerk.ingest.model.records import ParsedDocument
     from regelwerk.ingest.mtgjson import MtgjsonReader
-    from regelwerk.ingest.records import ParsedDocument
 
 __all__ = ["card_reader", "expand_paths", "parse_bytes", "parse_path", "read_document"]
 
@@ -39,7 +39,8 @@ CARD_SUFFIXES = frozenset({".json", ".gz", ".xz", ".bz2", ".zip"})
 def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> ParsedDocument:
     """Parse one document. Raises IngestError if it is empty, binary or unrecognised."""
     from regelwerk.ingest.decode import decode, looks_binary
-    from regelwerk.ingest.detect import Format, compression, detect
+    from regelwerk.ingest.detect import compression, detect
+    from regelwerk.ingest.model.format import Format
 
     if not data.strip():
         raise IngestError(source, "the file is empty")
@@ -139,4 +140,3 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
         else:
             out.append(p)
     return out
-

@@ -6,27 +6,12 @@ overrides it. Each rule returns a reason string that error messages and ``--verb
 
 from __future__ import annotations
 
-import enum
 import re
 
+from regelwerk.ingest.model.format import Compression, Format
 
-class Format(enum.StrEnum):
-    CR_TEXT = "cr-text"
-    CR_HTML = "cr-html"
-    BILINGUAL_DUMP = "bilingual-dump"
-    GLOSSARY_DE = "glossary-de"
-    EXCERPT = "excerpt"
-    MTGJSON = "mtgjson"
-
-
-class Compression(enum.StrEnum):
-    """Containers MTGJSON ships its files in, recognised by their magic bytes."""
-
-    GZIP = "gzip"
-    XZ = "xz"
-    BZIP2 = "bzip2"
-    ZIP = "zip"
-
+#: Format and Compression live in the shared model; re-exported for callers of detect.
+__all__ = ["Compression", "Format", "compression", "detect", "mtgjson_reason"]
 
 _MAGIC: tuple[tuple[bytes, Compression], ...] = (
     (b"\x1f\x8b", Compression.GZIP),

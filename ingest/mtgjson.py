@@ -32,9 +32,10 @@ from pathlib import Path, PurePath
 from typing import IO, Any, BinaryIO, cast
 
 from regelwerk.ingest.common import sha256, slug
-from regelwerk.ingest.detect import Compression, compression, mtgjson_reason
-from regelwerk.ingest.errors import IngestError
-from regelwerk.ingest.records import CardSet, Document, IngestIssue, OracleCard, Printing
+from regelwerk.ingest.detect import compression, mtgjson_reason
+from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.format import Compression
+from regelwerk.ingest.model.records import CardSet, Document, IngestIssue, OracleCard, Printing
 
 KIND = "mtgjson"
 GERMAN = "German"

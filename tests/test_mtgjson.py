@@ -16,9 +16,9 @@ import pytest
 
 from regelwerk.ingest import card_reader, expand_paths, parse_bytes
 from regelwerk.ingest.detect import Compression, Format, compression, detect
-from regelwerk.ingest.errors import IngestError
+from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.records import OracleCard
 from regelwerk.ingest.mtgjson import CardFile, MtgjsonReader, parse, read_file
-from regelwerk.ingest.records import OracleCard
 from tests.conftest import CORPUS, NEEDS_SHARED
 
 CARDS = CORPUS / "cards"
@@ -135,7 +135,7 @@ def test_set_file_document_and_summary() -> None:
 def test_records_round_trip_through_json() -> None:
     card = parse(ALL_PRINTINGS, "x.json").cards()[1]
     assert OracleCard.from_dict(json.loads(json.dumps(card.to_dict()))) == card
-    assert eval(repr(card), vars(__import__("regelwerk.ingest.records").ingest.records)) == card
+    assert eval(repr(card), vars(__import__("regelwerk.ingest.model.records").ingest.model.records)) == card
 
 
 def test_a_card_without_name_is_an_issue_not_a_failure() -> None:

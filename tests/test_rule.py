@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.library import Library
-from regelwerk.index.rules import UnknownVersion, lookup
-from regelwerk.ingest.errors import InvalidRuleNumber, UnknownRule
-from regelwerk.ingest.numbers import SUBRULE_LETTERS
+from regelwerk.index.rules.lookup import UnknownVersion, lookup
+from regelwerk.index.store.library import Library
+from regelwerk.ingest.model.errors import InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
@@ -117,8 +117,8 @@ def test_current_number_finds_the_old_one(seeds_only: Library) -> None:
 def test_lookup_does_not_import_whoosh_or_bs4(seeds_only: Library) -> None:
     """The fast path: a fresh process looking up a rule loads neither whoosh nor bs4."""
     code = (
-        "import sys; from regelwerk.index.library import Library; "
-        "from regelwerk.index.rules import lookup; lookup(Library(), '702.19'); "
+        "import sys; from regelwerk.index.store.library import Library; "
+        "from regelwerk.index.rules.lookup import lookup; lookup(Library(), '702.19'); "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'whoosh', 'bs4'}))"
     )
     env = {**os.environ, "REGELWERK_HOME": str(seeds_only.home)}

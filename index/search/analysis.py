@@ -6,7 +6,7 @@ schema, analyzers included, into the index: the custom filters are plain classes
 picklable state (strings, frozensets), never lambdas or closures.
 
 - ``en``: words, lowercase, English stop words (plus question words), Porter stemming.
-- ``de``: words, lowercase, umlaut folding (``regelwerk.ingest.fold``: ü = ue = u, ß = ss),
+- ``de``: words, lowercase, umlaut folding (``regelwerk.ingest.model.fold``: ü = ue = u, ß = ss),
   splitting of rules-vocabulary compounds ("Kampfschaden" -> kampfschaden, kampf, schaden),
   German stop words (plus question words), Snowball German stemming. Folding comes first so
   "Buendnis", "Bündnis" and "Bundnis" meet at one term, and the compound parts are stemmed
@@ -31,7 +31,7 @@ from whoosh.analysis import (
 )
 from whoosh.lang import stopwords_for_language
 
-from regelwerk.ingest.fold import fold
+from regelwerk.ingest.model.fold import fold
 
 #: Tokens: runs of word characters; an apostrophe inside a word ("creature’s") splits it.
 WORD_PATTERN = r"\w+"

@@ -10,7 +10,7 @@ The English text in MTGJSON is current Oracle while the German is the printed te
 candidate may be an older form (4ED "Verursacht Trampelschaden"); the report shows counts so
 a reviewer can tell the current term from a one-off.
 
-Usage: ``python -m regelwerk.index.termcheck [--cards DIR] [--table TSV] [--all]``.
+Usage: ``python tools/termcheck.py [--cards DIR] [--table TSV] [--all]``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from regelwerk.index.termgen import TERMS_DIR, TermRow, read_table
-from regelwerk.ingest.fold import fold
+from termgen import TERMS_DIR, TermRow, read_table
+
+from regelwerk.ingest.model.fold import fold
 
 __all__ = ["evidence", "fold", "german_forms", "load_cards", "occurs_in_german", "report"]
 

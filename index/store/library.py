@@ -12,11 +12,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from regelwerk.index.home import home_dir
-from regelwerk.index.store import Store
+from regelwerk.index.store.disk import Store
+from regelwerk.index.store.home import home_dir
 from regelwerk.ingest.common import sha256
-from regelwerk.ingest.errors import IngestError
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.records import ParsedDocument
 
 
 @dataclass

@@ -11,7 +11,7 @@ columns, which *are* hand-reviewed, are carried over row by row (merged by Engli
   CR as a glossary head or a section/rule title; the number is filled from the CR (the title's
   own number, else the first rule the glossary entry cites).
 
-Usage: ``python -m regelwerk.index.termgen CR_FILE [--terms DIR] [--add-core NAME ...]``.
+Usage: ``python tools/termgen.py CR_FILE [--terms DIR] [--add-core NAME ...]``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from regelwerk.index.termtable import (  # re-exported: the generator's public vocabulary
+from regelwerk.index.terms.table import (  # re-exported: the generator's public vocabulary
     COLUMNS,
     KINDS,
     SOURCES,
@@ -33,8 +33,8 @@ from regelwerk.index.termtable import (  # re-exported: the generator's public v
     write_table,
 )
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.errors import InputError
-from regelwerk.ingest.numbers import find_references
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.numbers import find_references
 
 __all__ = ["COLUMNS", "KINDS", "SOURCES", "TermRow", "TermTableError", "read_table", "write_table"]
 

@@ -15,10 +15,10 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from regelwerk.index.keyword import CardRef, Keyword
-from regelwerk.index.keywords import KeywordIndex
-from regelwerk.ingest.errors import InvalidQuery, UnknownKeyword
-from regelwerk.ingest.fold import compact
+from regelwerk.index.linking.keyword import CardRef, Keyword
+from regelwerk.index.linking.keyword_index import KeywordIndex
+from regelwerk.ingest.model.errors import InvalidQuery, UnknownKeyword
+from regelwerk.ingest.model.fold import compact
 
 MAX_QUERY = 200
 FUZZY_CUTOFF = 75.0

@@ -8,7 +8,8 @@ and the keyword names linking knows are added in *both* languages to the context
 generic section title is not a keyword's name.
 
 The index is a derived artefact of the store (``Store.derived``): built on first use into a
-temporary directory with one writer in one process and renamed into place, keyed by the
+temporary directory (whoosh writes it with up to two writer processes, one segment each) and
+renamed into place, keyed by the
 documents' sha256s, so a reader never sees half an index and a crash mid-build loses nothing.
 Which documents a plain search covers (the newest CR per language plus documents without a
 newer counterpart) is fixed for a given set of documents, so it is decided here and stored as
@@ -28,14 +29,14 @@ from typing import TYPE_CHECKING, Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from regelwerk.index.analysis import english, german
-from regelwerk.index.rules import CR_KINDS, current_numbers, keyword_links
-from regelwerk.ingest.fold import fold
-from regelwerk.ingest.numbers import RuleNumber, lineage
-from regelwerk.ingest.records import ParsedDocument, Section
+from regelwerk.index.rules.lookup import CR_KINDS, current_numbers, keyword_links
+from regelwerk.index.search.analysis import english, german
+from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.numbers import RuleNumber, lineage
+from regelwerk.ingest.model.records import ParsedDocument, Section
 
 if TYPE_CHECKING:
-    from regelwerk.index.library import Library
+    from regelwerk.index.store.library import Library
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
 INDEX_SALT = "search9"
@@ -237,7 +238,7 @@ def build_index(library: Library, folder: Path) -> None:
 
 def index_dir(library: Library) -> Path:
     """The current index directory, building it first if the documents changed."""
-    from regelwerk.index.terms import stamp
+    from regelwerk.index.terms.shipped import stamp
 
     return library.store.derived(
         "search", lambda tmp: build_index(library, tmp), salt=f"{INDEX_SALT}-{stamp()}"

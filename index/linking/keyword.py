@@ -1,6 +1,6 @@
 """Keyword records: one rules concept with its names and its place in every ingested document.
 
-These are the output of linking (``regelwerk.index.linking``) and what ``term`` and search
+These are the output of linking (``regelwerk.index.linking.link``) and what ``term`` and search
 show. Like the ingest records they are frozen dataclasses with tuple fields and no I/O; the
 nested references are their own small records so that ``to_dict``/``from_dict`` round-trip
 through the JSON cache losslessly.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from regelwerk.ingest.records import Record
+from regelwerk.ingest.model.records import Record
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """The shipped German/English term tables (``regelwerk.data/terms/*.tsv``) as TermRow records.
 
 Read through importlib.resources so an installed wheel finds them; the row type and the file
-format belong to ``termgen`` (which writes the tables), this module only loads them once per
-process. ``stamp`` hashes the raw bytes so cached keyword links are rebuilt when a reviewer
-edits a German cell, not only when documents change.
+format belong to ``regelwerk.index.terms.table`` (which both this loader and the generator
+``tools/termgen.py`` use), this module only loads the shipped tables once per process.
+``stamp`` hashes the raw bytes so cached keyword links are rebuilt when a reviewer edits a
+German cell, not only when documents change.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import hashlib
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-from regelwerk.index.termtable import TermRow, read_table
+from regelwerk.index.terms.table import TermRow, read_table
 
 #: Table files in load order: keyword rows first, so a core term never shadows a keyword.
 TABLES = ("keywords.tsv", "core.tsv")

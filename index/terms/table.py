@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from regelwerk.ingest.errors import InputError
+from regelwerk.ingest.model.errors import InputError
 
 #: Column order of both tables; the README documents each column.
 COLUMNS = ("en", "kind", "number", "de", "de_variants", "de_old", "source", "note")

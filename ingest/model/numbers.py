@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from regelwerk.ingest.errors import InvalidRuleNumber
+from regelwerk.ingest.model.errors import InvalidRuleNumber
 
 #: Subrule letters in CR order: "l" and "o" are skipped because they look like 1 and 0.
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"

@@ -2,7 +2,7 @@
 
 This is the API other features (search, ``term``, the engine) use:
 
-    from regelwerk.index.keywords import keyword_index
+    from regelwerk.index.linking.keyword_index import keyword_index
     kw = keyword_index(library)
     kw.find("Bündnisfähigkeit")            # -> Keyword(en="Banding", ...)
     kw.current("cr-en-2011-02-04", "702.19j")  # -> "702.22j" (newest English CR)
@@ -10,7 +10,7 @@ This is the API other features (search, ``term``, the engine) use:
 
 Linking runs once per store fingerprint and term-table version; its result is stored as JSON
 through ``Store.derived`` (atomic, rebuilt exactly when documents change) and held in memory
-per process. Name comparisons use ``regelwerk.ingest.fold`` like everything else.
+per process. Name comparisons use ``regelwerk.ingest.model.fold`` like everything else.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from regelwerk.index.keyword import CardRef, Era, Keyword
-from regelwerk.index.linking import Linked, excerpt_numbers, link
-from regelwerk.index.terms import load_terms, stamp
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.fold import compact
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.index.linking.keyword import CardRef, Era, Keyword
+from regelwerk.index.linking.link import Linked, excerpt_numbers, link
+from regelwerk.index.terms.shipped import load_terms, stamp
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
-    from regelwerk.index.library import Library
+    from regelwerk.index.store.library import Library
 
 #: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
 SCHEMA = 3

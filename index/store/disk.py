@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.records import ParsedDocument
 
 MANIFEST_VERSION = 2
 

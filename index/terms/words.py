@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from regelwerk.ingest.fold import fold
+from regelwerk.ingest.model.fold import fold
 
 #: Ordinary German rules words ("zehn", "verliert", "Spieler") the keyword tables do not name.
 WORDS_FILE = "words.tsv"

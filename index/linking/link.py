@@ -1,7 +1,7 @@
 """Linking: tie the parsed documents and the term tables into one Keyword record per concept.
 
 Run after parsing, whenever the documents change (the result is cached per store fingerprint by
-``regelwerk.index.keywords``). The steps, each documented where it happens:
+``regelwerk.index.linking.keyword_index``). The steps, each documented where it happens:
 
 1. **Names.** Every term-table row is a keyword; every 701/702 heading of an ingested CR that
    the table lacks becomes one too, so each keyword of every release has a record.
@@ -29,13 +29,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from regelwerk.index.keyword import AssignedNumber, CardRef, Era, Keyword, RuleRef, TextRef
-from regelwerk.index.termtable import TermRow
+from regelwerk.index.linking.keyword import AssignedNumber, CardRef, Era, Keyword, RuleRef, TextRef
+from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest.common import slug
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.fold import compact, fold
-from regelwerk.ingest.numbers import SUBRULE_LETTERS, RuleNumber
-from regelwerk.ingest.records import ParsedDocument, Section
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.fold import compact, fold
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber
+from regelwerk.ingest.model.records import ParsedDocument, Section
 
 R = TypeVar("R")
 

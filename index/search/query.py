@@ -15,7 +15,7 @@ A query is read in this order:
 
 whoosh's best hits are then re-ranked by their own words (`rerank`) and cut to snippets
 (`snippets`). The word tables, the syntax check and the result records live in their own
-modules (`wordtables`, `syntax`, `hits`); this one builds queries and runs them.
+modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds queries and runs them.
 """
 
 from __future__ import annotations
@@ -29,22 +29,23 @@ from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.qparser.plugins import FieldsPlugin
 from whoosh.query.qcore import QueryError
 
-from regelwerk.index import rerank
-from regelwerk.index.analysis import DE_STOP, EN_STOP, split_compound, terms
-from regelwerk.index.hits import Hit, SearchResult
-from regelwerk.index.rerank import PHRASE_WORDS, QUESTION_TERMS
-from regelwerk.index.rules import keyword_links
-from regelwerk.index.search_index import index_dir, load_vocabulary
-from regelwerk.index.snippets import snippet
-from regelwerk.index.syntax import syntax_problem, uses_syntax
-from regelwerk.index.wordtables import synonym_table, translate_word
-from regelwerk.ingest.errors import InputError
-from regelwerk.ingest.fold import fold
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.index.rules.lookup import keyword_links
+from regelwerk.index.search import rerank
+from regelwerk.index.search.analysis import DE_STOP, EN_STOP, split_compound, terms
+from regelwerk.index.search.bounds import bound_query
+from regelwerk.index.search.hits import Hit, SearchResult
+from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
+from regelwerk.index.search.snippets import snippet
+from regelwerk.index.search.syntax import syntax_problem, uses_syntax
+from regelwerk.index.search.whoosh_index import index_dir, load_vocabulary
+from regelwerk.index.terms.words import synonym_table, translate_word
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
-    from regelwerk.index.keywords import KeywordIndex
-    from regelwerk.index.library import Library
+    from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.store.library import Library
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
 #: names of a keyword rule in both languages), then its text.
@@ -234,7 +235,7 @@ class SearchEngine:
         said: set[str] = set()
         q: Any = None
         if uses_syntax(text) and problem is None:
-            q = self._parsed(text, highlight)
+            q = self._parsed(text, highlight, notes)
             if q is None:
                 problem = "the query parser could not read it"
         if problem is not None:
@@ -386,7 +387,7 @@ class SearchEngine:
         highlight["de"] |= de | to_de
         return _union(clauses)
 
-    def _parsed(self, text: str, highlight: dict[str, set[str]]) -> Any:
+    def _parsed(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
         fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
         boosts = {f"{f}_{lang}": b for f, b in BOOSTS.items() for lang in ("en", "de")}
         parser = MultifieldParser(fields, self.schema, fieldboosts=boosts, group=OrGroup)
@@ -397,6 +398,7 @@ class SearchEngine:
             return None
         if q is None or q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
             return None
+        q = bound_query(q, self.searcher.reader(), notes)
         for fieldname, value in q.iter_all_terms():
             lang = str(fieldname).rsplit("_", 1)[-1]
             if lang in highlight:

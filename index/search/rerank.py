@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from regelwerk.ingest.errors import InputError
-from regelwerk.ingest.fold import fold
-from regelwerk.ingest.numbers import RuleNumber, find_references
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.numbers import RuleNumber, find_references
 
 Fields = dict[str, Any]
 Ranked = list[tuple[Fields, float]]

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.ingest.errors import InputError, UnknownRule
-from regelwerk.ingest.numbers import RuleNumber
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.errors import InputError, UnknownRule
+from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.records import ParsedDocument
 
 if TYPE_CHECKING:
-    from regelwerk.index.keywords import KeywordIndex
-    from regelwerk.index.library import Library
+    from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.store.library import Library
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules3"
@@ -43,7 +43,7 @@ class UnknownVersion(InputError):
 
 def keyword_links(library: Library) -> KeywordIndex:
     """Linking's keyword index (imported here, not at module level: most lookups never build it)."""
-    from regelwerk.index.keywords import keyword_index
+    from regelwerk.index.linking.keyword_index import keyword_index
 
     return keyword_index(library)
 
@@ -144,7 +144,7 @@ def _parses(number: str) -> bool:
 
 def rules_table(library: Library) -> sqlite3.Connection:
     """A read connection to the derived rules table, building it on first use."""
-    from regelwerk.index.terms import stamp
+    from regelwerk.index.terms.shipped import stamp
 
     folder = library.store.derived(
         "rules", lambda tmp: build_rules_table(library, tmp), salt=f"{RULES_SALT}-{stamp()}"
