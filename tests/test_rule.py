@@ -95,8 +95,44 @@ def test_unknown_version(full: Library) -> None:
 
 
 def test_malformed_number(seeds_only: Library) -> None:
-    with pytest.raises(InvalidRuleNumber):
-        lookup(seeds_only, "banding")
+    with pytest.raises(InvalidRuleNumber) as err:
+        lookup(seeds_only, "xyzzy")
+    assert "keyword or game term" in str(err.value)
+
+
+def test_a_german_keyword_finds_its_rule(seeds_only: Library) -> None:
+    view = lookup(seeds_only, "Bündnis", lang="de")
+    assert view.current == "702.22" and view.title == "Bündnisfähigkeit"
+    assert view.notes[0] == "Bündnis is Banding: rule 702.22 in the newest rules."
+
+
+@NEEDS_SHARED
+def test_a_term_names_todays_rule_in_every_release(full: Library) -> None:
+    assert lookup(full, "Trampelschaden").number == "702.19"
+    old = lookup(full, "Trampelschaden", version="2011-02-04")
+    assert (old.number, old.title) == ("702.17", "Trample")
+
+
+@NEEDS_SHARED
+def test_an_ambiguous_word_names_every_sense(full: Library) -> None:
+    view = lookup(full, "counter")
+    assert view.number == "701.6"
+    assert "counter also means Counters (Marke): regelwerk rule 122" in view.notes
+
+
+@NEEDS_SHARED
+def test_german_reader_gets_english_text_glossed(full: Library) -> None:
+    view = lookup(full, "702.2", lang="de")
+    assert (view.number, view.language) == ("702.2", "en")
+    assert view.notes[0].startswith("702.2 has no German text")
+    assert ("Deathtouch", "Todesberührung") in view.glosses
+    assert all(en != de for en, de in view.glosses)
+    assert view.to_dict()["names"] == {"en": "Deathtouch", "de": "Todesberührung"}
+
+
+def test_old_number_says_what_it_means_today(seeds_only: Library) -> None:
+    view = lookup(seeds_only, "702.19", lang="de")
+    assert "Today 702.19 is Trample (Trampelschaden); Bündnisfähigkeit (Banding) is 702.22." in view.notes
 
 
 def test_german_seed_says_today_number(seeds_only: Library) -> None:

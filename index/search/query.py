@@ -38,6 +38,7 @@ from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
 from regelwerk.index.search.syntax import syntax_problem, uses_syntax
 from regelwerk.index.search.whoosh_index import index_dir, load_vocabulary
+from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
@@ -431,16 +432,18 @@ class SearchEngine:
     # -- hits ---------------------------------------------------------------------------------
     def _hit(self, f: dict[str, Any], score: float, highlight: dict[str, set[str]]) -> Hit:
         lang = str(f.get("language", "en"))
+        title = str(f.get("title") or "")
         return Hit(
             number=f.get("number"),
             current=f.get("current"),
-            title=str(f.get("title") or ""),
+            title=title,
             term=f.get("term"),
             language=lang,
             version=f.get("version"),
             document=str(f.get("document")),
             snippet=snippet(str(f.get("text") or ""), lang, highlight.get(lang, set()), self._analyze),
             score=float(score),
+            names=tuple(both_names(str(f.get("term") or title), lang).items()),
         )
 
     def _analyze(self, lang: str, word: str) -> frozenset[str]:
