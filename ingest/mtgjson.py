@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import IO, Any, BinaryIO, cast
 
-from regelwerk.ingest.common import sha256, slug
 from regelwerk.ingest.detect import compression, mtgjson_reason
 from regelwerk.ingest.model.errors import IngestError
 from regelwerk.ingest.model.format import Compression
+from regelwerk.ingest.model.ids import file_sha256, sha256, slug
 from regelwerk.ingest.model.records import CardSet, Document, IngestIssue, OracleCard, Printing
 
 KIND = "mtgjson"
@@ -376,11 +376,3 @@ def parse(data: bytes, source: str) -> CardFile:
     reader = MtgjsonReader(source, data)
     sets = tuple(reader.sets())
     return CardFile(reader.document(sha256(data)), sets, tuple(reader.issues))
-
-
-def file_sha256(path: str | Path) -> str:
-    """sha256 of a file's bytes, read in chunks (an AllPrintings archive need not fit in memory)."""
-    import hashlib
-
-    with open(path, "rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()

@@ -10,7 +10,8 @@ format module):
 - ``errors``: the error hierarchy under ``RegelwerkError`` (bad input is a ``ValueError``);
 - ``numbers``: rule numbers (``RuleNumber``), their order and references in text;
 - ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
-- ``format``: the ``Format`` enum of document kinds and the ``Compression`` containers.
+- ``format``: the ``Format`` enum of document kinds and the ``Compression`` containers;
+- ``ids``: content hashes and slugs for ids.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from regelwerk.ingest.model.errors import (
 )
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.format import Compression, Format
+from regelwerk.ingest.model.ids import sha256, slug
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references, lineage
 from regelwerk.ingest.model.records import (
     Card,
@@ -70,4 +72,6 @@ __all__ = [
     "find_references",
     "fold",
     "lineage",
+    "sha256",
+    "slug",
 ]
