@@ -16,8 +16,9 @@ from regelwerk.ingest.model.errors import IngestError, UnknownFormat
 if TYPE_CHECKING:
     from regelwerk.ingest.model.format import Format
     from regelwerk.ingest.model.records import ParsedDocument
+    from regelwerk.ingest.mtgjson import MtgjsonReader
 
-__all__ = ["display_path", "expand_paths", "parse_bytes", "parse_path", "read_document"]
+__all__ = ["card_reader", "display_path", "expand_paths", "parse_bytes", "parse_path", "read_document"]
 
 #: Format value -> the module that parses it (imported only when a document of it arrives).
 _MODULES: dict[str, str] = {
@@ -30,16 +31,26 @@ _MODULES: dict[str, str] = {
 
 #: File endings a directory ingest picks up; anything else in a folder is skipped, not an error.
 DOCUMENT_SUFFIXES = frozenset({".txt", ".htm", ".html"})
+#: Endings of MTGJSON card files (plain or packed); in a directory they are taken only when their
+#: content is MTGJSON, so other JSON lying next to the rules (a third-party parse) is skipped.
+CARD_SUFFIXES = frozenset({".json", ".gz", ".xz", ".bz2", ".zip"})
 
 
 def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> ParsedDocument:
     """Parse one document. Raises IngestError if it is empty, binary or unrecognised."""
     from regelwerk.ingest.decode import decode, looks_binary
-    from regelwerk.ingest.detect import detect
+    from regelwerk.ingest.detect import compression, detect
     from regelwerk.ingest.model.format import Format
 
     if not data.strip():
         raise IngestError(source, "the file is empty")
+    if fmt == "mtgjson" or _card_reason(data, source) is not None:
+        raise IngestError(
+            source, "is an MTGJSON card file; it holds cards, not a rules document (use card_reader)"
+        )
+    packed = compression(data[:8])
+    if packed is not None:
+        raise IngestError(source, f"is {packed}-compressed but holds no MTGJSON card file")
     if looks_binary(data):
         raise IngestError(source, "the file is binary, not a text or HTML document")
     if fmt is None:
@@ -136,6 +147,52 @@ def _file_kind(mode: int) -> str:
     return next((name for test, name in kinds if test(mode)), "not a plain file")
 
 
+def _card_reason(data: bytes, source: str) -> str | None:
+    import io
+
+    from regelwerk.ingest.detect import compression, mtgjson_reason
+
+    if compression(data[:8]) is None:
+        return mtgjson_reason(data[:65536])
+    from regelwerk.ingest.mtgjson import sniff
+
+    return sniff(io.BytesIO(data), source)
+
+
+def card_reader(path: str | Path) -> MtgjsonReader | None:
+    """A streaming reader if `path` is an MTGJSON card file (by content, any container), else None.
+
+    Card files take their own road because an AllPrintings file is far too big to read into
+    memory as bytes the way rules documents are.
+    """
+    import os
+    import stat
+
+    from regelwerk.ingest.mtgjson import MtgjsonReader, sniff
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a named pipe would block open(); read_document refuses it by name
+        with open(path, "rb") as fh:
+            reason = sniff(fh, str(path))
+    except OSError:
+        return None  # read_document reports the unreadable path
+    return None if reason is None else MtgjsonReader(str(path))
+
+
+def _wanted(path: Path) -> bool:
+    """Whether a directory ingest takes this file (a broken zip is taken, to be reported)."""
+    suffix = path.suffix.lower()
+    if suffix in DOCUMENT_SUFFIXES:
+        return True
+    if suffix not in CARD_SUFFIXES:
+        return False
+    try:
+        return card_reader(path) is not None
+    except IngestError:
+        return True
+
+
 def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocument:
     return parse_bytes(read_document(path), display_path(path), fmt)
 
@@ -158,13 +215,14 @@ def expand_paths(
             continue
         found: list[Path] = []
         for f in p.rglob("*"):
-            if f.suffix.lower() not in DOCUMENT_SUFFIXES:
+            if f.suffix.lower() not in DOCUMENT_SUFFIXES | CARD_SUFFIXES:
                 continue
             if f.is_symlink() and not follow_symlinks:
                 if skipped is not None:
                     skipped.append(f"{f}: a symbolic link, skipped (--follow-symlinks reads it)")
             elif f.is_file():
-                found.append(f)
+                if _wanted(f):
+                    found.append(f)
             elif skipped is not None and not f.is_dir():
                 skipped.append(f"{f}: not a regular file, skipped")
         out.extend(sorted(found))
