@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from regelwerk.engine.actions import move_to_graveyard
 from regelwerk.engine.characteristics import has, is_creature, toughness
-from regelwerk.engine.events import Ref, say
+from regelwerk.engine.events import Ref, refs, say
 from regelwerk.engine.state import Card, Game
 
 
@@ -71,11 +71,33 @@ def _one_round(game: Game) -> bool:
     for c in vanish:
         c.zone = "gone"
         say(game, "704.5d", "token_vanishes", card=Ref(c.id))
-    remaining = [p for p in game.players.values() if not p.lost]
-    if losers and len(remaining) == 1:
+    remaining = game.in_game()
+    if losers and remaining and not game.opponents(remaining[0]):
         game.over = True
-        say(game, "104.2a", "wins", player=Ref(remaining[0].id))
+        say(game, "104.2a", "wins", player=refs(remaining))
+    elif losers:
+        for pid, _rule, _key in losers:
+            leave_game(game, pid)
     return True
+
+
+def leave_game(game: Game, pid: str) -> None:
+    """800.4a: a player who leaves a multiplayer game takes every object they own along;
+    objects of others they still control are exiled; their abilities on the stack cease to exist."""
+    owned = [c for c in game.cards.values() if c.owner == pid and c.zone != "gone"]
+    controlled = [
+        c for c in game.cards.values() if c.controller == pid and c.owner != pid and c.zone == "battlefield"
+    ]
+    for c in owned + controlled:
+        if game.combat is not None:
+            game.combat.remove(c.id)
+        c.zone = "gone" if c.owner == pid else "exile"
+    game.pending = [t for t in game.pending if t.controller != pid]
+    game.stack = [o for o in game.stack if o.controller != pid]
+    gone = [c.id for c in owned]
+    say(game, "800.4a", "player_leaves" if gone else "player_leaves_empty", player=Ref(pid), cards=refs(gone))
+    if controlled:
+        say(game, "800.4a", "left_exiled", player=Ref(pid), cards=refs([c.id for c in controlled]))
 
 
 def _aura_subtypes(c: Card) -> tuple[str, ...]:
