@@ -21,13 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.ingest.model.errors import InputError, UnknownRule
+from regelwerk.index.terms.names import both_names, german_name, glossed, other_name
+from regelwerk.index.terms.table import TermRow
+from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules3"
@@ -41,7 +44,7 @@ class UnknownVersion(InputError):
 # -- current numbers ----------------------------------------------------------------------
 
 
-def keyword_links(library: Library) -> KeywordIndex:
+def keyword_links(library: Corpus) -> KeywordIndex:
     """Linking's keyword index (imported here, not at module level: most lookups never build it)."""
     from regelwerk.index.linking.keyword_index import keyword_index
 
@@ -58,7 +61,7 @@ def newest_cr(docs: Iterable[ParsedDocument], language: str = "en") -> ParsedDoc
     return max(crs, key=lambda p: (p.document.version or "", p.document.kind == "cr-text"), default=None)
 
 
-def current_numbers(library: Library, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
+def current_numbers(library: Corpus, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
     """``(document id, number) -> number in the newest English CR`` for every numbered section.
 
     The newest English CR maps to itself; every other document asks linking.
@@ -97,7 +100,7 @@ def _doc_rank(parsed: ParsedDocument) -> int:
     return 0
 
 
-def build_rules_table(library: Library, folder: Path) -> None:
+def build_rules_table(library: Corpus, folder: Path) -> None:
     docs = library.store.all()
     currents = current_numbers(library, docs)
     con = sqlite3.connect(folder / "rules.sqlite")
@@ -142,7 +145,7 @@ def _parses(number: str) -> bool:
     return True
 
 
-def rules_table(library: Library) -> sqlite3.Connection:
+def rules_table(library: Corpus) -> sqlite3.Connection:
     """A read connection to the derived rules table, building it on first use."""
     from regelwerk.index.terms.shipped import stamp
 
@@ -173,6 +176,10 @@ class RuleView:
     references: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = ()
     elsewhere: tuple[dict[str, Any], ...] = field(default=())
+    #: The title's term in both languages ({"en": "Banding", "de": "Bündnisfähigkeit"}).
+    names: tuple[tuple[str, str | None], ...] = ()
+    #: For English text shown to a German reader: (English term, German name) pairs in it.
+    glosses: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -188,17 +195,20 @@ class RuleView:
             "references": list(self.references),
             "notes": list(self.notes),
             "elsewhere": list(self.elsewhere),
+            "names": dict(self.names),
+            "glosses": [{"en": en, "de": de} for en, de in self.glosses],
         }
 
 
-def lookup(library: Library, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
+def lookup(library: Corpus, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
     """The rule `query` names ("702.22", "rule 702.22 j", "CR 510.1c", "Regel 702.19").
 
     Default: the newest English version that has it (the German documents only with
     ``lang="de"`` or when no English one does). Raises InvalidRuleNumber for a malformed
     number, UnknownVersion for a version nobody has, UnknownRule for a number in no document.
     """
-    number = str(RuleNumber.from_query(query))
+    number, notes, by_term = _resolve(query)
+    gloss = False
     con = rules_table(library)
     try:
         docs = {r["id"]: r for r in con.execute("SELECT * FROM docs")}
@@ -208,20 +218,69 @@ def lookup(library: Library, query: str, *, version: str | None = None, lang: st
                 f"no ingested document has version {version!r}; versions: {', '.join(known) or 'none'}"
             )
         rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (number,))]
-        chosen = _choose(rows, docs, version, lang)
-        notes: list[str] = []
-        if chosen is None:
+        # a term names today's rule: in an older release it may have another number
+        chosen = None if by_term else _choose(rows, docs, version, lang)
+        if chosen is None and by_term:
             moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
             chosen = _choose(moved, docs, version, lang)
             if chosen is None:
                 raise _unknown(con, number, version, lang)
-            notes.append(
-                f"{number} is in no ingested document{_scope(version, lang)}; the same rule is "
-                f"{chosen['number']} in {_where(docs[chosen['doc']])}."
-            )
-        return _view(con, chosen, docs, rows, notes)
+            rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (chosen["number"],))]
+        elif chosen is None:
+            moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
+            chosen = _choose(moved, docs, version, lang)
+            if chosen is not None:
+                notes.append(
+                    f"{number} is in no ingested document{_scope(version, lang)}; the same rule is "
+                    f"{chosen['number']} in {_where(docs[chosen['doc']])}."
+                )
+            elif lang == "de":  # never a dead end: the English text, its terms glossed in German
+                chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
+                if chosen is None:
+                    raise _unknown(con, number, version, lang)
+                gloss = True
+                notes.append(
+                    f"{number} has no German text in any ingested document; the English text of "
+                    f"{_where(docs[chosen['doc']])} follows, with the German names of its terms."
+                )
+            else:
+                raise _unknown(con, number, version, lang)
+        return _view(con, chosen, docs, rows, notes, gloss=gloss)
     finally:
         con.close()
+
+
+def _resolve(query: str) -> tuple[str, list[str], bool]:
+    """The rule number `query` names, notes about how, and whether a term named it.
+
+    A number ("702.19b", "CR 510.1c") is itself. A keyword or game term in either language
+    ("Trampelschaden", "Bündnis", "Spielfeld") names its rule in the newest CR (the term
+    tables' number); a word with several senses ("counter") takes the first and names the
+    others. Table-only, so this path stays fast.
+    """
+    try:
+        return str(RuleNumber.from_query(query)), [], False
+    except InvalidRuleNumber:
+        from regelwerk.index.terms.aliases import senses
+
+        found = [s for s in senses(query.strip()) if s.row.number and _parses(s.row.number)]
+        if not found:
+            raise InvalidRuleNumber(
+                query, "a rule number such as '702.22' or '702.22j', or a keyword or game term "
+                "('Trampelschaden', 'banding'); try 'regelwerk term' or 'regelwerk search'"
+            ) from None
+    first = found[0]
+    said = query.strip()
+    notes = [f"{said} is {_term_name(first.row, said)}: rule {first.row.number} in the newest rules."]
+    for other in found[1:]:
+        notes.append(f"{said} also means {_term_name(other.row, said)}: regelwerk rule {other.row.number}")
+    return str(RuleNumber.parse(first.row.number)), notes, True
+
+
+def _term_name(row: TermRow, said: str) -> str:
+    """"Trample", or "Counters (Marke)" when the German name is not what the user typed."""
+    shown = row.de and compact(row.de) not in (compact(said), compact(row.en))
+    return f"{row.en} ({row.de})" if shown else row.en
 
 
 def _matches(row: sqlite3.Row, docs: dict[str, sqlite3.Row], version: str | None, lang: str | None) -> bool:
@@ -283,6 +342,7 @@ def _view(
     docs: dict[str, sqlite3.Row],
     same_number: list[sqlite3.Row],
     notes: list[str],
+    gloss: bool = False,
 ) -> RuleView:
     doc = docs[row["doc"]]
     number, current = row["number"], row["current"]
@@ -293,6 +353,11 @@ def _view(
     ).fetchall()
     if current and current != number:
         notes.append(f"{number} in {_where(doc)} is {title or 'this rule'}; today that is {current}.")
+        today = _today(con, number)
+        if today:
+            alt = other_name(title, row["language"]) if title else None
+            named = f"{title} ({alt})" if alt else (title or "this rule")
+            notes.append(f"Today {number} is {today}; {named} is {current}.")
     elif current is None:
         notes.append(f"{number} in {_where(doc)}: its number in the newest English rules is not known.")
     elsewhere = []
@@ -348,7 +413,29 @@ def _view(
         references=tuple(references),
         notes=tuple(notes),
         elsewhere=tuple(elsewhere),
+        names=tuple(both_names(title, row["language"]).items()),
+        glosses=tuple(
+            glossed(" ".join([row["text"] or "", *(c["text"] or "" for c in children)])) if gloss else ()
+        ),
     )
+
+
+def _today(con: sqlite3.Connection, number: str) -> str:
+    """What `number` means in the newest rules ("Trample (Trampelschaden)"), or ""."""
+    row = con.execute(
+        "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? AND s.current = ? "
+        "ORDER BY s.language = 'en' DESC, d.rank DESC",
+        (number, number),
+    ).fetchone()
+    title = _title(con, row) if row is not None else ""
+    if not title:
+        from regelwerk.index.terms.shipped import load_terms
+
+        title = next((r.en for r in load_terms() if r.number == number), "")
+    if not title:
+        return ""
+    german = german_name(title)
+    return f"{title} ({german})" if german else title
 
 
 def _unknown(con: sqlite3.Connection, number: str, version: str | None, lang: str | None) -> UnknownRule:

@@ -17,6 +17,9 @@ class Hit:
     document: str
     snippet: str
     score: float
+    #: The title's term in both languages, from the term tables ({"en": "Lifelink", "de":
+    #: "Lebensverknüpfung"}); a side the tables do not know is None.
+    names: tuple[tuple[str, str | None], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -29,6 +32,7 @@ class Hit:
             "document": self.document,
             "snippet": self.snippet,
             "score": round(self.score, 4),
+            "names": dict(self.names),
         }
 
 

@@ -38,6 +38,7 @@ from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
 from regelwerk.index.search.syntax import syntax_problem, uses_syntax
 from regelwerk.index.search.whoosh_index import index_dir, load_vocabulary
+from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
@@ -45,7 +46,7 @@ from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
 #: names of a keyword rule in both languages), then its text.
@@ -71,7 +72,7 @@ _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE
 class SearchEngine:
     """An open index plus what query building needs; reuse one for many queries."""
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Corpus) -> None:
         self.library = library
         folder = index_dir(library)
         from whoosh import index as whoosh_index
@@ -431,16 +432,18 @@ class SearchEngine:
     # -- hits ---------------------------------------------------------------------------------
     def _hit(self, f: dict[str, Any], score: float, highlight: dict[str, set[str]]) -> Hit:
         lang = str(f.get("language", "en"))
+        title = str(f.get("title") or "")
         return Hit(
             number=f.get("number"),
             current=f.get("current"),
-            title=str(f.get("title") or ""),
+            title=title,
             term=f.get("term"),
             language=lang,
             version=f.get("version"),
             document=str(f.get("document")),
             snippet=snippet(str(f.get("text") or ""), lang, highlight.get(lang, set()), self._analyze),
             score=float(score),
+            names=tuple(both_names(str(f.get("term") or title), lang).items()),
         )
 
     def _analyze(self, lang: str, word: str) -> frozenset[str]:
@@ -475,7 +478,7 @@ def _reads_german(words: list[str]) -> bool:
 
 
 def search(
-    library: Library,
+    library: Corpus,
     query: str,
     *,
     limit: int = 10,

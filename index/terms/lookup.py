@@ -1,8 +1,10 @@
 """Term lookup: a user's spelling of a keyword or card name to ranked keyword records.
 
 Matching goes from strict to loose and stops at the first level that finds something, so an
-exact hit is never drowned in fuzzy noise: exact names (English, current German), synonyms
-(German variants and old names, names documents use), example cards, German inflections
+exact hit is never drowned in fuzzy noise: exact names (English, current German) and the
+other senses of an ambiguous word ("counter": Counter and Counters, from ``aliases.tsv``),
+synonyms (German variants and old names, names documents use, players' and fan words), example
+cards, German inflections
 ("Giftmarken"), then rapidfuzz QRatio over the whole vocabulary. Every comparison is on
 ``compact`` forms, so case, umlaut spelling, ß, spaces and hyphens never matter. The
 vocabulary is prepared once per keyword index.
@@ -17,6 +19,7 @@ from typing import Any
 
 from regelwerk.index.linking.keyword import CardRef, Keyword
 from regelwerk.index.linking.keyword_index import KeywordIndex
+from regelwerk.index.terms.aliases import Alias, load_aliases
 from regelwerk.ingest.model.errors import InvalidQuery, UnknownKeyword
 from regelwerk.ingest.model.fold import compact
 
@@ -24,16 +27,17 @@ MAX_QUERY = 200
 FUZZY_CUTOFF = 75.0
 _DE_ENDINGS = ("nen", "ern", "en", "er", "es", "n", "e", "s")
 #: Rank of each way of matching at equal score (lower first).
-_HOW_ORDER = {"exact": 0, "synonym": 1, "card": 2, "inflection": 3, "fuzzy": 4}
+_HOW_ORDER = {"exact": 0, "sense": 1, "synonym": 2, "card": 3, "inflection": 4, "fuzzy": 5}
 
 
 @dataclass(frozen=True)
 class _Entry:
     key: str  # compact form
     name: str  # as written
-    how: str  # "exact", "synonym" or "card"
+    how: str  # "exact", "sense", "synonym" or "card"
     keyword: str | None = None  # Keyword.id
     card: int | None = None  # index into KeywordIndex.cards()
+    alias: Alias | None = None  # the aliases.tsv row, for a word people say
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class TermMatch:
     score: float
     keyword: Keyword | None = None
     card: CardRef | None = None
+    alias: Alias | None = None
 
     def to_dict(self) -> dict[str, Any]:
         k = self.keyword
@@ -67,7 +72,8 @@ class TermMatch:
                 "reminders": [r.text for r in k.reminders],
                 "cards": [{"en": c.name_en, "de": c.name_de, "set": c.set_code} for c in k.cards],
             }
-        out.update({"score": round(self.score, 1), "match": self.how, "matched": self.name})
+        out.update({"score": round(self.score, 1), "match": self.how, "matched": self.name,
+                    "alias": None if self.alias is None else self.alias.to_dict()})
         return out
 
 
@@ -102,6 +108,12 @@ class Vocabulary:
             titles = [r.title for r in k.rules if r.title] + [e.title for e in k.seed_entries]
             for name in (*k.de_variants, *k.de_old, *titles):
                 entries.append(_Entry(compact(name), name, "synonym", k.id))
+        by_row = {(k.en, k.kind): k.id for k in index.keywords()}
+        for alias in load_aliases():
+            target = by_row.get((alias.en, alias.kind))
+            if target is not None:
+                how = "sense" if alias.status == "sense" else "synonym"
+                entries.append(_Entry(compact(alias.word), alias.word, how, target, alias=alias))
         for i, c in enumerate(self.cards):
             for card_name in (c.name_en, c.name_de):
                 if card_name:
@@ -149,6 +161,7 @@ class Vocabulary:
                 e.name, how, score,
                 keyword=self.index.get(e.keyword) if e.keyword else None,
                 card=self.cards[e.card] if e.card is not None else None,
+                alias=e.alias,
             )
             old = best.get(target)
             if old is None or (score, -_HOW_ORDER[how]) > (old.score, -_HOW_ORDER[old.how]):
