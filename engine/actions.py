@@ -227,6 +227,8 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
             quality=kw_label(f"protection from {quality}"),
         )
         return 0
+    if "Planeswalker" in victim.spec.types and not is_creature(game, victim):
+        return _damage_planeswalker(game, source, victim, amount, combat)
     victim.damage += amount
     game.history.damage_taken[victim.id] += amount
     say(
@@ -241,6 +243,22 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
     if has(game, source, "deathtouch"):
         victim.deathtouched = True
         say(game, "702.2b", "deathtouch_marked", source=Ref(source.id), card=Ref(victim.id))
+    return amount
+
+
+def _damage_planeswalker(game: Game, source: Card, victim: Card, amount: int, combat: bool) -> int:
+    """Damage dealt to a planeswalker removes that many loyalty counters (120.3c)."""
+    victim.counters["loyalty"] = max(0, victim.counters["loyalty"] - amount)
+    game.history.damage_taken[victim.id] += amount
+    say(
+        game,
+        "120.3c",
+        "damage_planeswalker",
+        source=Ref(source.id),
+        card=Ref(victim.id),
+        n=amount,
+        left=victim.counters["loyalty"],
+    )
     return amount
 
 

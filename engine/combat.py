@@ -518,8 +518,8 @@ def _attacker_division(game: Game, combat: Combat, cid: str, amount: int) -> _Di
     player with trample (702.19b); a banding blocker gives the division away (702.22j)."""
     card = game.cards[cid]
     defender = combat.defender_of(cid, game)
-    if cid not in combat.blocked:
-        return _Division(card.controller, "510.1b", "", [defender], False)
+    if cid not in combat.blocked:  # to the player or planeswalker it attacks (510.1b)
+        return _Division(card.controller, "510.1b", "", [combat.targets.get(cid, defender)], False)
     blockers = [b for b in combat.blockers_of(cid) if game.cards[b].on_battlefield]
     trample = has(game, card, "trample")
     if not blockers:

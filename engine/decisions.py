@@ -30,11 +30,11 @@ def _controller(game: Game, card: str) -> list[str]:
 
 
 #: Each action kind: the players who may make its decision, and the rule that says so.
-DECIDERS: dict[type, tuple[str, Callable[[Game, Any], list[str]]]] = {
-    m.Attack: ("508.1", lambda g, a: [g.active]),
-    m.Block: ("509.1a", lambda g, a: g.defenders()),
-    m.Cast: ("601.2", lambda g, a: _owner(g, a.card)),
-    m.Activate: ("602.2", lambda g, a: _controller(g, a.source)),
+DECIDERS: dict[type, tuple[str, str, Callable[[Game, Any], list[str]]]] = {
+    m.Attack: ("508.1", "attack_by", lambda g, a: [g.active]),
+    m.Block: ("509.1a", "block_by", lambda g, a: g.defenders()),
+    m.Cast: ("601.2", "cast_by", lambda g, a: _owner(g, a.card)),
+    m.Activate: ("602.2", "activate_by", lambda g, a: _controller(g, a.source)),
 }
 
 
@@ -44,10 +44,10 @@ def check_decider(game: Game, action: m.ActionBase) -> None:
         raise illegal(game, "800.4a", "decider_left", player=Ref(action.by))
     entry = DECIDERS.get(type(action))
     if entry is not None:
-        rule, who = entry
+        rule, key, who = entry
         allowed = who(game, action)
         if allowed and action.by not in allowed:
-            raise illegal(game, rule, "wrong_decider", player=Ref(action.by), deciders=refs(allowed))
+            raise illegal(game, rule, key, player=Ref(action.by), deciders=refs(allowed))
     for key in action.choices:
         source = key.split(":", 1)[0]
         owner = _controller(game, source)

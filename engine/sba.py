@@ -3,8 +3,8 @@
 All applicable actions are performed at once as a single event, then the check repeats until
 none apply (704.3). Implemented: 704.5a (life), 704.5c (poison), 704.5d (tokens off the
 battlefield), 704.5f (toughness 0 or less), 704.5g (lethal damage), 704.5h (deathtouch),
-704.5m (Auras attached to nothing) and 704.5q (+1/+1 and -1/-1 counters cancel), with
-indestructible (702.12b) ignoring 704.5g and 704.5h.
+704.5i (planeswalkers without loyalty), 704.5m (Auras attached to nothing) and 704.5q (+1/+1
+and -1/-1 counters cancel), with indestructible (702.12b) ignoring 704.5g and 704.5h.
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ def _one_round(game: Game) -> bool:
                     _note_indestructible(game, c, rule)
                 else:
                     to_graveyard.append((c, rule, "dies_damage" if rule == "704.5g" else "dies_deathtouch"))
+        elif "Planeswalker" in c.spec.types and c.counters["loyalty"] <= 0:
+            to_graveyard.append((c, "704.5i", "dies_loyalty"))
         elif "Aura" in _aura_subtypes(c) and c.attached_to is None:
             to_graveyard.append((c, "704.5m", "aura_unattached"))
         plus, minus = c.counters["+1/+1"], c.counters["-1/-1"]
