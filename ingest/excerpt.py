@@ -36,10 +36,11 @@ from dataclasses import dataclass, field
 
 from regelwerk.ingest.common import document_id, new_document
 from regelwerk.ingest.decode import decode
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import find_references
 from regelwerk.ingest.model.records import KeywordMention, ParsedDocument, Section
 
-KIND = "excerpt"
+KIND = Format.EXCERPT
 
 Line = tuple[int, str]
 

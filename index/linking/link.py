@@ -36,10 +36,10 @@ from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import slug
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument, Section
+from regelwerk.ingest.model.releases import CR_KINDS
 
 R = TypeVar("R")
 
-CR_KINDS = frozenset({"cr-text", "cr-html"})
 _KEYWORD_SECTIONS = {701: "keyword_action", 702: "keyword_ability"}
 #: "rule 702.22, “Banding.”": a number followed by the quoted title of what it numbers.
 _TITLED_REF = re.compile(r"\b([1-9]\d{2}\.\d+)[a-z]?\s*,\s*[“\"„]([^”\"“]{2,60}?)[.,]?[”\"“]")
@@ -237,7 +237,7 @@ class _Linker:
                 for p in documents
                 if p.document.kind in CR_KINDS and p.document.language == "en"
             ),
-            key=lambda r: (r.parsed.document.version or "", r.parsed.document.kind == "cr-text"),
+            key=lambda r: r.parsed.document.release_key,
             reverse=True,
         )
         self.drafts: dict[str, _Draft] = {}

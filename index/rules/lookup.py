@@ -16,7 +16,6 @@ from __future__ import annotations
 import bisect
 import json
 import sqlite3
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,7 @@ from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, Unknown
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument
+from regelwerk.ingest.model.releases import CR_KINDS, newest_release
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules3"
-CR_KINDS = frozenset({"cr-text", "cr-html"})
 
 
 class UnknownVersion(InputError):
@@ -51,23 +50,13 @@ def keyword_links(library: Corpus) -> KeywordIndex:
     return keyword_index(library)
 
 
-def newest_cr(docs: Iterable[ParsedDocument], language: str = "en") -> ParsedDocument | None:
-    """The CR release with the latest effective date in `language`."""
-    crs = [
-        p
-        for p in docs
-        if p.document.kind in CR_KINDS and p.document.language == language and p.document.version
-    ]
-    return max(crs, key=lambda p: (p.document.version or "", p.document.kind == "cr-text"), default=None)
-
-
 def current_numbers(library: Corpus, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
     """``(document id, number) -> number in the newest English CR`` for every numbered section.
 
     The newest English CR maps to itself; every other document asks linking.
     """
     links = keyword_links(library)
-    newest = newest_cr(docs)
+    newest = newest_release(docs)
     newest_id = newest.document.id if newest is not None else None
     out: dict[tuple[str, str], str | None] = {}
     for parsed in docs:
@@ -92,17 +81,16 @@ CREATE INDEX sections_current ON sections(current);
 """
 
 
-def _doc_rank(parsed: ParsedDocument) -> int:
-    """Higher is preferred: dated CR releases by date, then everything else."""
-    d = parsed.document
-    if d.kind in CR_KINDS and d.version:
-        return int(d.version.replace("-", "")) * 10 + (d.kind == "cr-text")
-    return 0
+def _doc_ranks(docs: list[ParsedDocument]) -> dict[str, int]:
+    """Higher is preferred: release order as a number (0 for documents that are no release)."""
+    releases = sorted((p.document for p in docs if p.document.is_release), key=lambda d: d.release_key)
+    return {d.id: rank for rank, d in enumerate(releases, 1)}
 
 
 def build_rules_table(library: Corpus, folder: Path) -> None:
     docs = library.store.all()
     currents = current_numbers(library, docs)
+    ranks = _doc_ranks(docs)
     con = sqlite3.connect(folder / "rules.sqlite")
     try:
         con.executescript(_SCHEMA)
@@ -110,7 +98,7 @@ def build_rules_table(library: Corpus, folder: Path) -> None:
             d = parsed.document
             con.execute(
                 "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
-                (d.id, d.title, d.language, d.kind, d.version, _doc_rank(parsed)),
+                (d.id, d.title, d.language, d.kind, d.version, ranks.get(d.id, 0)),
             )
             con.executemany(
                 "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

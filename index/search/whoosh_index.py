@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from regelwerk.index.rules.lookup import CR_KINDS, current_numbers, keyword_links
+from regelwerk.index.rules.lookup import current_numbers, keyword_links
 from regelwerk.index.search.analysis import english, german
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber, lineage
 from regelwerk.ingest.model.records import ParsedDocument, Section
+from regelwerk.ingest.model.releases import newest_release
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
@@ -77,19 +78,17 @@ def default_scope(docs: list[ParsedDocument]) -> set[tuple[str, str]]:
     covers (today: the German seeds); an undated English excerpt is superseded by any English
     CR release.
     """
-    newest: dict[str, tuple[str, str]] = {}
-    for p in docs:
-        d = p.document
-        if d.kind in CR_KINDS and d.version:
-            best = newest.get(d.language)
-            if best is None or (d.version, d.kind == "cr-text") > (best[1], False):
-                newest[d.language] = (d.id, d.version)
+    newest: dict[str, str] = {}
+    for lang in {p.document.language for p in docs if p.document.is_release}:
+        found = newest_release(docs, lang)
+        if found is not None:
+            newest[lang] = found.document.id
     out: set[tuple[str, str]] = set()
     for p in docs:
         d = p.document
         for lang in _languages(p):
-            if d.kind in CR_KINDS and d.version:
-                if newest.get(lang, ("",))[0] == d.id:
+            if d.is_release:
+                if newest.get(lang) == d.id:
                     out.add((d.id, lang))
             elif lang not in newest:
                 out.add((d.id, lang))

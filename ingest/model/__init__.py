@@ -10,7 +10,8 @@ format module):
 - ``numbers``: rule numbers (``RuleNumber``), their order and references in text;
 - ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
 - ``format``: the ``Format`` enum of document kinds;
-- ``ids``: content hashes and slugs for ids.
+- ``ids``: content hashes and slugs for ids;
+- ``releases``: release order (which CR release is newest) and the one list of CR kinds.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ from regelwerk.ingest.model.records import (
     Record,
     Section,
 )
+from regelwerk.ingest.model.releases import CR_KINDS, newest_release, release_date, release_key
 
 __all__ = [
+    "CR_KINDS",
     "SUBRULE_LETTERS",
     "Card",
     "Document",
@@ -64,6 +67,9 @@ __all__ = [
     "find_references",
     "fold",
     "lineage",
+    "newest_release",
+    "release_date",
+    "release_key",
     "sha256",
     "slug",
 ]

@@ -11,3 +11,6 @@ class Format(enum.StrEnum):
     BILINGUAL_DUMP = "bilingual-dump"
     GLOSSARY_DE = "glossary-de"
     EXCERPT = "excerpt"
+
+    def __repr__(self) -> str:  # eval-able, as records' reprs are
+        return f"Format({self.value!r})"
