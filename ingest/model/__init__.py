@@ -11,6 +11,7 @@ format module):
 - ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
 - ``format``: the ``Format`` enum of document kinds;
 - ``ids``: content hashes and slugs for ids;
+- ``stemming``: the one stemmer, ``stem(word, lang)`` on Snowball;
 - ``releases``: release order (which CR release is newest) and the one list of CR kinds.
 """
 
@@ -41,6 +42,7 @@ from regelwerk.ingest.model.records import (
     Section,
 )
 from regelwerk.ingest.model.releases import CR_KINDS, newest_release, release_date, release_key
+from regelwerk.ingest.model.stemming import mentions, stem
 
 __all__ = [
     "CR_KINDS",
@@ -67,9 +69,11 @@ __all__ = [
     "find_references",
     "fold",
     "lineage",
+    "mentions",
     "newest_release",
     "release_date",
     "release_key",
     "sha256",
     "slug",
+    "stem",
 ]
