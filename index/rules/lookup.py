@@ -324,6 +324,58 @@ def _label(con: sqlite3.Connection, row: sqlite3.Row, width: int = 60) -> str:
     return f"{title}: {short}" if title else short
 
 
+def _elsewhere_notes(
+    con: sqlite3.Connection,
+    row: sqlite3.Row,
+    docs: dict[str, sqlite3.Row],
+    same_number: list[sqlite3.Row],
+    notes: list[str],
+) -> list[dict[str, Any]]:
+    """The other releases in which the same number means another rule, each also as a note."""
+    number, current = row["number"], row["current"]
+    elsewhere = []
+    for other in same_number:
+        if other["doc"] == row["doc"] or other["language"] != row["language"]:
+            continue
+        moved = other["current"] != current and other["current"] is not None
+        unlinked = other["current"] is None and other["title"] and other["title"] != row["title"]
+        if (moved or unlinked) and docs[other["doc"]]["kind"] in CR_KINDS:
+            elsewhere.append(
+                {
+                    "document": other["doc"],
+                    "version": docs[other["doc"]]["version"],
+                    "title": _title(con, other),
+                    "current": other["current"],
+                }
+            )
+    for e in elsewhere[:3]:
+        today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
+        notes.append(f"{number} in the {e['version'] or e['document']} rules is {e['title']}{today}.")
+    return elsewhere
+
+
+def _references(
+    con: sqlite3.Connection, row: sqlite3.Row, children: list[sqlite3.Row]
+) -> list[dict[str, Any]]:
+    """The rules `row` and its subrules cite, each with its title, outside the rule itself."""
+    number = row["number"]
+    refs: dict[str, None] = {}
+    for r in (row, *children):
+        for ref in json.loads(r["refs"]):
+            if ref != number and not RuleNumber.parse(number).contains(RuleNumber.parse(ref)):
+                refs.setdefault(ref, None)
+    references: list[dict[str, Any]] = []
+    for ref in refs:
+        # the same document first, else the newest release that has it
+        target = con.execute(
+            "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? "
+            "ORDER BY s.doc = ? DESC, s.language = ? DESC, d.rank DESC",
+            (ref, row["doc"], row["language"]),
+        ).fetchone()
+        references.append({"number": ref, "title": _label(con, target) if target else None})
+    return references
+
+
 def _view(
     con: sqlite3.Connection,
     row: sqlite3.Row,
@@ -348,38 +400,8 @@ def _view(
             notes.append(f"Today {number} is {today}; {named} is {current}.")
     elif current is None:
         notes.append(f"{number} in {_where(doc)}: its number in the newest English rules is not known.")
-    elsewhere = []
-    for other in same_number:
-        if other["doc"] == row["doc"] or other["language"] != row["language"]:
-            continue
-        moved = other["current"] != current and other["current"] is not None
-        unlinked = other["current"] is None and other["title"] and other["title"] != row["title"]
-        if (moved or unlinked) and docs[other["doc"]]["kind"] in CR_KINDS:
-            elsewhere.append(
-                {
-                    "document": other["doc"],
-                    "version": docs[other["doc"]]["version"],
-                    "title": _title(con, other),
-                    "current": other["current"],
-                }
-            )
-    for e in elsewhere[:3]:
-        today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
-        notes.append(f"{number} in the {e['version'] or e['document']} rules is {e['title']}{today}.")
-    refs: dict[str, None] = {}
-    for r in (row, *children):
-        for ref in json.loads(r["refs"]):
-            if ref != number and not RuleNumber.parse(number).contains(RuleNumber.parse(ref)):
-                refs.setdefault(ref, None)
-    references = []
-    for ref in refs:
-        # the same document first, else the newest release that has it
-        target = con.execute(
-            "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? "
-            "ORDER BY s.doc = ? DESC, s.language = ? DESC, d.rank DESC",
-            (ref, row["doc"], row["language"]),
-        ).fetchone()
-        references.append({"number": ref, "title": _label(con, target) if target else None})
+    elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
+    references = _references(con, row, children)
     return RuleView(
         number=number,
         title=title,
