@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from regelwerk.ingest.common import new_document, strip_italics
 from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import RuleNumber, find_references
 from regelwerk.ingest.model.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
 
@@ -423,7 +424,7 @@ def _heading_only(b: _Builder, line: Line, title: str) -> Section:
 
 
 def parse_release(
-    kind: str,
+    kind: Format,
     data: bytes,
     source: str,
     lines: list[Line],
