@@ -18,7 +18,8 @@ from __future__ import annotations
 import codecs
 import re
 
-from regelwerk.ingest.cr_structure import Line, parse_release
+from regelwerk.ingest.common import Line
+from regelwerk.ingest.cr_structure import parse_release
 from regelwerk.ingest.decode import decode, detect_newline, looks_binary, normalize_newlines
 from regelwerk.ingest.model.errors import IngestError
 from regelwerk.ingest.model.format import Format
