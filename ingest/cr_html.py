@@ -19,7 +19,8 @@ import codecs
 import re
 from collections.abc import Iterator
 
-from regelwerk.ingest.cr_structure import Line, parse_release
+from regelwerk.ingest.common import Line
+from regelwerk.ingest.cr_structure import parse_release
 from regelwerk.ingest.decode import decode, detect_newline, looks_binary, normalize_newlines
 from regelwerk.ingest.model.errors import IngestError
 from regelwerk.ingest.model.format import Format
