@@ -42,12 +42,15 @@ def ingest(
     follow_symlinks: bool = typer.Option(
         False, "--follow-symlinks", help="Also read symbolic links found inside directories."
     ),
+    replace: bool = typer.Option(
+        False, "--replace", help="Let a different document replace a stored one with the same id."
+    ),
     json_mode: JsonOption = False,
 ) -> None:
     """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps)."""
     from regelwerk.cli.ingest_view import run_ingest
 
-    run_ingest(paths, fmt, json_mode, strict=strict, follow_symlinks=follow_symlinks)
+    run_ingest(paths, fmt, json_mode, strict=strict, follow_symlinks=follow_symlinks, replace=replace)
 
 
 @app.command()

@@ -21,6 +21,7 @@ def run_ingest(
     *,
     strict: bool = False,
     follow_symlinks: bool = False,
+    replace: bool = False,
 ) -> None:
     from regelwerk.index.facade import Library
     from regelwerk.ingest.model.format import Format
@@ -43,9 +44,9 @@ def run_ingest(
                 name = escape(safe_text(path.name))
                 bar.update(task, description=f"ingesting {name}", advance=1)
 
-            data = library.ingest(paths, fmt, strict=strict, progress=step, follow_symlinks=follow_symlinks)
+            data = library.ingest(paths, fmt, strict, step, follow_symlinks, replace)
     else:
-        data = library.ingest(paths, fmt, strict=strict, follow_symlinks=follow_symlinks)
+        data = library.ingest(paths, fmt, strict, None, follow_symlinks, replace)
 
     def render(con: Any) -> None:
         from regelwerk.cli.tables import documents_table
@@ -53,6 +54,10 @@ def run_ingest(
         con.print(documents_table(data["documents"], title="Ingested"))
         for doc_id in data["unchanged"]:
             con.print(f"{doc_id}: unchanged (same sha256), nothing to do", markup=False)
+        for doc_id in data["replaced"]:
+            con.print(f"{doc_id}: replaced the stored document of that id", markup=False)
+        for doc_id in data["repaired"]:
+            con.print(f"{doc_id}: its damaged record was rewritten", markup=False)
         for skip in data["skipped"]:
             con.print(f"note: {skip}", markup=False, highlight=False, soft_wrap=True)
         for summary in data["documents"]:

@@ -119,11 +119,13 @@ class Library:
         strict: bool = False,
         progress: Callable[[Path], None] | None = None,
         follow_symlinks: bool = False,
+        replace: bool = False,
     ) -> dict[str, Any]:
-        """``{"documents", "unchanged", "errors", "skipped"}``: parse and store each file; a bad
-        file is listed under ``errors`` and the rest go on. Raises when no file could be
-        ingested. Symbolic links inside a directory are skipped (and listed under ``skipped``)
-        unless `follow_symlinks`."""
+        """``{"documents", "unchanged", "errors", "skipped", "replaced", "repaired"}``: parse and
+        store each file; a bad file is listed under ``errors`` and the rest go on. Raises when
+        no file could be ingested. Symbolic links inside a directory are skipped (and listed
+        under ``skipped``) unless `follow_symlinks`. A different document under a stored
+        one's id is refused unless `replace`."""
         from regelwerk.ingest import expand_paths
 
         given = [Path(p) for p in paths]
@@ -135,7 +137,7 @@ class Library:
         if not files:
             also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
             raise IngestError(", ".join(map(str, given)), f"no .txt, .htm or .html documents found{also}")
-        report = self.corpus.ingest(files, fmt, progress=progress, strict=strict)
+        report = self.corpus.ingest(files, fmt, progress=progress, strict=strict, replace=replace)
         report.skipped[:0] = skipped
         if report.errors and not report.documents:
             if len(report.errors) == 1:

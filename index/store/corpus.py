@@ -29,6 +29,8 @@ class IngestReport:
     unchanged: list[str] = field(default_factory=list)  # ids whose bytes were already stored
     errors: list[IngestError] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # directory entries not read, and why
+    replaced: list[str] = field(default_factory=list)  # ids whose stored record was replaced
+    repaired: list[str] = field(default_factory=list)  # ids whose damaged record was rewritten
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -36,6 +38,8 @@ class IngestReport:
             "unchanged": self.unchanged,
             "errors": [str(e) for e in self.errors],
             "skipped": self.skipped,
+            "replaced": self.replaced,
+            "repaired": self.repaired,
         }
 
 
@@ -83,6 +87,7 @@ class Corpus:
         *,
         strict: bool = False,
         follow_symlinks: bool = False,
+        replace: bool = False,
     ) -> IngestReport:
         """Parse and store each file; a bad file is reported and the rest go on.
 
@@ -90,9 +95,10 @@ class Corpus:
         earlier document (and the index built from them) intact. Parsing is lenient: lines it
         cannot place become IngestIssues on the document; `strict` turns any issue into a
         failure of that file instead. Directories are walked without following symbolic links
-        unless `follow_symlinks`; what was skipped is listed in the report.
+        unless `follow_symlinks`; what was skipped is listed in the report. A different
+        document arriving under a stored one's id is refused unless `replace` (see `identity`).
         """
-        from regelwerk.ingest import display_path, expand_paths, parse_bytes, read_document
+        from regelwerk.ingest import display_path, expand_paths
 
         report = IngestReport()
         files = expand_paths(paths, follow_symlinks=follow_symlinks, skipped=report.skipped)
@@ -102,29 +108,56 @@ class Corpus:
                     progress(path)
                 source = display_path(path)
                 try:
-                    data = read_document(path)
-                    known = self.store.has_sha256(sha256(data))
-                    parsed = self.store.get(known) if known else parse_bytes(data, source, fmt)
-                    if strict and parsed.issues:
-                        n = len(parsed.issues)
-                        raise IngestError(
-                            source, f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}"
-                        )
-                    if known is not None:
-                        report.unchanged.append(known)
-                        report.documents.append(parsed)
-                        continue
-                    self.store.put(parsed)
+                    self._ingest_one(path, source, fmt, report, strict=strict, replace=replace)
                 except IngestError as exc:
                     report.errors.append(exc)
-                    continue
                 except Exception as exc:  # a parser bug must not cost the user the other files
                     report.errors.append(
                         IngestError(source, f"could not be ingested ({type(exc).__name__}: {exc})")
                     )
-                    continue
-                report.documents.append(parsed)
         return report
+
+    def _ingest_one(
+        self, path: Path, source: str, fmt: str | None, report: IngestReport, *, strict: bool, replace: bool
+    ) -> None:
+        """Read, parse and store one file, recording the outcome in `report`.
+
+        Bytes already stored are a no-op, unless their record is damaged: then they are parsed
+        again and the record rewritten (re-ingesting a file repairs it).
+        """
+        from regelwerk.index.store.identity import conflict
+        from regelwerk.ingest import parse_bytes, read_document
+
+        data = read_document(path)
+        known = self.store.has_sha256(sha256(data))
+        stored = self._stored(known)
+        parsed = stored or parse_bytes(data, source, fmt)
+        if strict and parsed.issues:
+            n = len(parsed.issues)
+            raise IngestError(source, f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}")
+        if stored is not None and known is not None:
+            report.unchanged.append(known)
+            report.documents.append(parsed)
+            return
+        old = self.store.summary_of(parsed.document.id)
+        why = None if old is None or known else conflict(old, parsed.summary())
+        if why is not None and not replace:
+            raise IngestError(source, why)
+        self.store.put(parsed)
+        if known is not None:
+            report.repaired.append(known)
+        elif old is not None:
+            report.replaced.append(parsed.document.id)
+        report.documents.append(parsed)
+
+    def _stored(self, doc_id: str | None) -> ParsedDocument | None:
+        """The stored record of `doc_id`, or None if it is missing or cannot be read."""
+        if doc_id is None:
+            return None
+        try:
+            return self.store.get(doc_id)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     def documents(self) -> list[dict[str, Any]]:
         """Summaries of every stored document, newest CR releases first."""

@@ -64,6 +64,13 @@ class Store:
         self._manifest: dict[str, Any] | None = None
         self._cache: dict[str, ParsedDocument] = {}
 
+    def ensure_root(self) -> None:
+        """Create the home directory private (0700): derived/ holds whoosh indexes, whose
+        schema whoosh reads with pickle, so whoever can write here can run code as the user."""
+        if not self.root.exists():
+            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+            os.chmod(self.root, 0o700)
+
     # -- manifest ---------------------------------------------------------------------------
     @property
     def manifest_path(self) -> Path:
@@ -96,6 +103,11 @@ class Store:
 
     def summaries(self) -> list[dict[str, Any]]:
         return [dict(v["summary"]) for v in self.manifest()["documents"].values()]
+
+    def summary_of(self, doc_id: str) -> dict[str, Any] | None:
+        """The stored summary of `doc_id` (with its id), or None if there is no such document."""
+        entry = self.manifest()["documents"].get(doc_id)
+        return None if entry is None else {**entry["summary"], "id": doc_id}
 
     def sha256_of(self, doc_id: str) -> str | None:
         entry = self.manifest()["documents"].get(doc_id)
@@ -157,6 +169,7 @@ class Store:
         final = self.root / "derived" / key / name
         if final.exists():
             return final
+        self.ensure_root()
         final.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{name}."))
         try:
@@ -184,7 +197,7 @@ class Store:
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
         """Serialise writers across processes (readers never block)."""
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.ensure_root()
         import fcntl
 
         with open(self.root / "lock", "w") as fh:
