@@ -49,23 +49,7 @@ def run_ingest(
         data = library.ingest(paths, fmt, strict, None, follow_symlinks, replace)
 
     def render(con: Any) -> None:
-        from regelwerk.cli.tables import documents_table
-
-        con.print(documents_table(data["documents"], title="Ingested"))
-        for doc_id in data["unchanged"]:
-            con.print(f"{doc_id}: unchanged (same sha256), nothing to do", markup=False)
-        for doc_id in data["replaced"]:
-            con.print(f"{doc_id}: replaced the stored document of that id", markup=False)
-        for doc_id in data["repaired"]:
-            con.print(f"{doc_id}: its damaged record was rewritten", markup=False)
-        for skip in data["skipped"]:
-            con.print(f"note: {skip}", markup=False, highlight=False, soft_wrap=True)
-        for summary in data["documents"]:
-            issues = summary["issues"]
-            for issue in issues[:SHOWN_ISSUES]:
-                con.print(f"note: {issue}", markup=False, highlight=False, soft_wrap=True)
-            if len(issues) > SHOWN_ISSUES:
-                con.print(f"note: ... and {len(issues) - SHOWN_ISSUES} more (--json lists all)")
+        render_report(con, data)
 
     if json_mode and data["errors"]:
         # documents succeeded but some files failed: still one envelope, with the failures listed
@@ -76,3 +60,24 @@ def run_ingest(
         sys.stderr.write(safe_text(error_text(err)) + "\n")
     if data["errors"]:
         raise typer.Exit(1)
+
+
+def render_report(con: Any, data: dict[str, Any]) -> None:
+    """The ingest summary: the documents table, what was unchanged, replaced, repaired or
+    skipped, and the first issues of each document."""
+    from regelwerk.cli.tables import documents_table
+
+    con.print(documents_table(data["documents"], title="Ingested"))
+    for key, what in (("unchanged", "unchanged (same sha256), nothing to do"),
+                      ("replaced", "replaced the stored document of that id"),
+                      ("repaired", "its damaged record was rewritten")):
+        for doc_id in data[key]:
+            con.print(f"{doc_id}: {what}", markup=False)
+    for skip in data["skipped"]:
+        con.print(f"note: {skip}", markup=False, highlight=False, soft_wrap=True)
+    for summary in data["documents"]:
+        issues = summary["issues"]
+        for issue in issues[:SHOWN_ISSUES]:
+            con.print(f"note: {issue}", markup=False, highlight=False, soft_wrap=True)
+        if len(issues) > SHOWN_ISSUES:
+            con.print(f"note: ... and {len(issues) - SHOWN_ISSUES} more (--json lists all)")
