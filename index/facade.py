@@ -118,30 +118,36 @@ class Library:
         fmt: str | None = None,
         strict: bool = False,
         progress: Callable[[Path], None] | None = None,
+        follow_symlinks: bool = False,
     ) -> dict[str, Any]:
-        """``{"documents", "unchanged", "errors"}``: parse and store each file; a bad file is
-        listed under ``errors`` and the rest go on. Raises when no file could be ingested."""
+        """``{"documents", "unchanged", "errors", "skipped"}``: parse and store each file; a bad
+        file is listed under ``errors`` and the rest go on. Raises when no file could be
+        ingested. Symbolic links inside a directory are skipped (and listed under ``skipped``)
+        unless `follow_symlinks`."""
         from regelwerk.ingest import expand_paths
 
         given = [Path(p) for p in paths]
         for p in given:
             if not p.exists():
                 raise IngestError(str(p), "no such file or directory")
-        files = expand_paths(given)
+        skipped: list[str] = []
+        files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
         if not files:
-            raise IngestError(", ".join(map(str, given)), "no .txt, .htm or .html documents found")
+            also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
+            raise IngestError(", ".join(map(str, given)), f"no .txt, .htm or .html documents found{also}")
         report = self.corpus.ingest(files, fmt, progress=progress, strict=strict)
+        report.skipped[:0] = skipped
         if report.errors and not report.documents:
             if len(report.errors) == 1:
                 raise report.errors[0]
             raise InputError("; ".join(str(e) for e in report.errors))
         return report.to_dict()
 
-    def files(self, paths: Iterable[str | Path]) -> list[Path]:
+    def files(self, paths: Iterable[str | Path], follow_symlinks: bool = False) -> list[Path]:
         """The document files an ingest of `paths` would read (directories expanded)."""
         from regelwerk.ingest import expand_paths
 
-        return expand_paths(paths)
+        return expand_paths(paths, follow_symlinks=follow_symlinks)
 
 
 class LibraryRuleBook:
