@@ -41,13 +41,16 @@ def ingest(
     strict: bool = typer.Option(
         False, "--strict", help="Refuse a file with any line the parser could not place."
     ),
+    follow_symlinks: bool = typer.Option(
+        False, "--follow-symlinks", help="Also read symbolic links found inside directories."
+    ),
     json_mode: JsonOption = False,
 ) -> None:
     """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps) and
     MTGJSON card files (set files or AllPrintings; .json, .gz, .xz, .bz2, .zip)."""
     from regelwerk.cli.ingest_view import run_ingest
 
-    run_ingest(paths, fmt, json_mode, strict=strict)
+    run_ingest(paths, fmt, json_mode, strict=strict, follow_symlinks=follow_symlinks)
 
 
 @app.command()

@@ -205,9 +205,12 @@ class Library:
         fmt: str | None = None,
         strict: bool = False,
         progress: Callable[[Path], None] | None = None,
+        follow_symlinks: bool = False,
     ) -> dict[str, Any]:
-        """``{"documents", "unchanged", "errors"}``: parse and store each file; a bad file is
-        listed under ``errors`` and the rest go on. Raises when no file could be ingested."""
+        """``{"documents", "unchanged", "errors", "skipped"}``: parse and store each file; a bad
+        file is listed under ``errors`` and the rest go on. Raises when no file could be
+        ingested. Symbolic links inside a directory are skipped (and listed under ``skipped``)
+        unless `follow_symlinks`. MTGJSON card files go to the card database."""
         from regelwerk.index.store.corpus import IngestReport
         from regelwerk.ingest import expand_paths, is_card_file
 
@@ -215,15 +218,20 @@ class Library:
         for p in given:
             if not p.exists():
                 raise IngestError(str(p), "no such file or directory")
-        files = expand_paths(given)
+        skipped: list[str] = []
+        files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
         if not files:
-            raise IngestError(", ".join(map(str, given)), "no .txt, .htm, .html or MTGJSON card files found")
+            also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
+            raise IngestError(
+                ", ".join(map(str, given)), f"no .txt, .htm, .html or MTGJSON card files found{also}"
+            )
         # Card files go to the card database (streamed; an AllPrintings never loads whole).
         card_files = [f for f in files if f.is_file() and is_card_file(f)]
         rule_files = [f for f in files if f not in card_files]
         report = IngestReport()
         if rule_files:
             report = self.corpus.ingest(rule_files, fmt, progress=progress, strict=strict)
+        report.skipped[:0] = skipped
         data = report.to_dict()
         if card_files:
             cards = self.cards.ingest(card_files, progress=progress)
@@ -237,11 +245,11 @@ class Library:
             raise InputError("; ".join(str(e) for e in report.errors))
         return data
 
-    def files(self, paths: Iterable[str | Path]) -> list[Path]:
+    def files(self, paths: Iterable[str | Path], follow_symlinks: bool = False) -> list[Path]:
         """The document files an ingest of `paths` would read (directories expanded)."""
         from regelwerk.ingest import expand_paths
 
-        return expand_paths(paths)
+        return expand_paths(paths, follow_symlinks=follow_symlinks)
 
 
 class LibraryRuleBook:
