@@ -32,7 +32,9 @@ app = typer.Typer(
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Rule documents or directories of them."),
+    paths: list[Path] = typer.Argument(
+        ..., help="Rule documents, MTGJSON card files, or directories of them."
+    ),
     fmt: str | None = typer.Option(
         None, "--format", help="Force a format: cr-text, cr-html, bilingual-dump, glossary-de, excerpt."
     ),
@@ -47,7 +49,8 @@ def ingest(
     ),
     json_mode: JsonOption = False,
 ) -> None:
-    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps)."""
+    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps) and
+    MTGJSON card files (set files or AllPrintings; .json, .gz, .xz, .bz2, .zip)."""
     from regelwerk.cli.ingest_view import run_ingest
 
     run_ingest(paths, fmt, json_mode, strict=strict, follow_symlinks=follow_symlinks, replace=replace)
@@ -71,9 +74,10 @@ def docs(json_mode: JsonOption = False) -> None:
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import example, rule, search, term
+    from regelwerk.cli import card, example, rule, search, term
 
     rule.register(app)
+    card.register(app)
     search.register(app)
     term.register(app)
     app.add_typer(example.app, name="example", help=example.__doc__)

@@ -18,7 +18,15 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import ParsedDocument
     from regelwerk.ingest.mtgjson import MtgjsonReader
 
-__all__ = ["card_reader", "display_path", "expand_paths", "parse_bytes", "parse_path", "read_document"]
+__all__ = [
+    "card_reader",
+    "display_path",
+    "expand_paths",
+    "is_card_file",
+    "parse_bytes",
+    "parse_path",
+    "read_document",
+]
 
 #: Format value -> the module that parses it (imported only when a document of it arrives).
 _MODULES: dict[str, str] = {
@@ -180,17 +188,20 @@ def card_reader(path: str | Path) -> MtgjsonReader | None:
     return None if reason is None else MtgjsonReader(str(path))
 
 
-def _wanted(path: Path) -> bool:
-    """Whether a directory ingest takes this file (a broken zip is taken, to be reported)."""
-    suffix = path.suffix.lower()
-    if suffix in DOCUMENT_SUFFIXES:
-        return True
-    if suffix not in CARD_SUFFIXES:
-        return False
+def is_card_file(path: str | Path) -> bool:
+    """Whether `path` goes to the card database (a broken zip does too, to be reported there)."""
     try:
         return card_reader(path) is not None
     except IngestError:
         return True
+
+
+def _wanted(path: Path) -> bool:
+    """Whether a directory ingest takes this file."""
+    suffix = path.suffix.lower()
+    if suffix in DOCUMENT_SUFFIXES:
+        return True
+    return suffix in CARD_SUFFIXES and is_card_file(path)
 
 
 def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocument:

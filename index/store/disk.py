@@ -25,9 +25,31 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from regelwerk.ingest.model.errors import StoreBusy
 from regelwerk.ingest.model.records import ParsedDocument
 
 MANIFEST_VERSION = 2
+#: Temporary build directories start with this (inside ``derived/<key>/``).
+TEMP_PREFIX = ".tmp-"
+#: Seconds a builder waits for another one (``REGELWERK_LOCK_TIMEOUT`` overrides).
+BUILD_TIMEOUT = 300.0
+#: Seconds an ingest waits for another ingest (``REGELWERK_LOCK_TIMEOUT`` overrides).
+WRITE_TIMEOUT = 900.0
+#: Artefacts of an outdated fingerprint are kept this many seconds for readers that chose them.
+PRUNE_GRACE = 600.0
+
+
+#: Temp dirs this process is building into right now.
+_ACTIVE: set[Path] = set()
+
+
+def lock_timeout(default: float = BUILD_TIMEOUT) -> float:
+    """How long to wait for a lock: ``REGELWERK_LOCK_TIMEOUT`` seconds, else `default`."""
+    raw = os.environ.get("REGELWERK_LOCK_TIMEOUT")
+    try:
+        return max(0.0, float(raw)) if raw else default
+    except ValueError:
+        return default
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -163,47 +185,114 @@ class Store:
 
         `build` receives an empty temporary directory and fills it; the directory is renamed
         into place only if `build` returns normally. `salt` lets a format change of an artefact
-        (a new schema) force a rebuild.
+        (a new schema) force a rebuild. One process builds at a time (`building`): a second
+        one waits, then finds the artefact built and uses it instead of building it again.
         """
         key = self.fingerprint() + (f"-{salt}" if salt else "")
         final = self.root / "derived" / key / name
         if final.exists():
+            self._sweep_if_idle()
             return final
-        self.ensure_root()
-        final.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{name}."))
-        try:
-            build(tmp)
+        with self.building():
+            if final.exists():  # another process built it while we waited
+                return final
+            final.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f"{TEMP_PREFIX}{name}."))
+            _ACTIVE.add(tmp)
             try:
+                build(tmp)
                 os.rename(tmp, final)
-            except OSError:
-                if not final.exists():  # a concurrent builder lost the race to us: fine
-                    raise
+            except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        self._prune_derived(keep=final.parent.name)
+                raise
+            finally:
+                _ACTIVE.discard(tmp)
+            self._prune_derived(keep=final.parent.name)
         return final
 
+    def _temp_dirs(self) -> list[Path]:
+        """Temp build dirs no build of this process is filling (the lock is re-entrant, so a
+        nested build must not take its outer build's dir for abandoned)."""
+        return [p for p in (self.root / "derived").glob(f"*/{TEMP_PREFIX}*") if p not in _ACTIVE]
+
+    def _sweep_if_idle(self) -> None:
+        """Remove temp dirs a killed builder left, if no builder runs now (cheap when none)."""
+        if not self._temp_dirs():
+            return
+        try:
+            with self.building(timeout=0):
+                for tmp in self._temp_dirs():
+                    shutil.rmtree(tmp, ignore_errors=True)
+        except StoreBusy:
+            pass  # a builder is at work: its temp dir is not abandoned
+
     def _prune_derived(self, keep: str) -> None:
-        """Drop artefacts of older fingerprints (best effort; a reader may still hold one)."""
+        """Drop what is provably unused; call with the build lock held.
+
+        Temp dirs are abandoned (only a lock holder builds, and that is us). Artefacts of
+        other fingerprints go once they are PRUNE_GRACE old: a reader that chose one a moment
+        ago may not have opened its files yet (once open, a removed file stays readable). The
+        newest fingerprint on disk is never removed.
+        """
+        import time
+
         base = self.root / "derived"
+        for tmp in self._temp_dirs():
+            shutil.rmtree(tmp, ignore_errors=True)
+        current = Store(self.root).fingerprint()
+        now = time.time()
         for child in base.iterdir():
-            if child.name != keep and not child.name.startswith(self.fingerprint()):
-                shutil.rmtree(child, ignore_errors=True)
+            if child.name == keep or child.name.startswith((self.fingerprint(), current)):
+                continue
+            with contextlib.suppress(OSError):
+                if now - child.stat().st_mtime > PRUNE_GRACE:
+                    shutil.rmtree(child, ignore_errors=True)
+
+    # -- locking ----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def building(self, timeout: float | None = None) -> Iterator[None]:
+        """Hold the store's build lock: one process builds derived data at a time.
+
+        Re-entrant within a process (a search index build asks for the keyword links, which
+        may need building too). Waits at most `timeout` seconds (default LOCK_TIMEOUT) and
+        then raises StoreBusy naming the store.
+        """
+        from filelock import FileLock, Timeout
+
+        self.ensure_root()
+        wait = lock_timeout() if timeout is None else timeout
+        lock = FileLock(str(self.root / "build.lock"), is_singleton=True)
+        try:
+            lock.acquire(timeout=wait)
+        except Timeout:
+            raise StoreBusy(
+                f"{self.root}: another regelwerk process is building the indexes (waited {wait:g} s); "
+                "try again when it has finished"
+            ) from None
+        try:
+            yield
+        finally:
+            lock.release()
 
     # -- locking ----------------------------------------------------------------------------
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
-        """Serialise writers across processes (readers never block)."""
-        self.ensure_root()
-        import fcntl
+        """Serialise writers across processes (readers never block); wait at most
+        WRITE_TIMEOUT seconds for another ingest, then raise StoreBusy."""
+        from filelock import FileLock, Timeout
 
-        with open(self.root / "lock", "w") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                self._manifest = None  # another process may have written meanwhile
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        self.ensure_root()
+        wait = lock_timeout(WRITE_TIMEOUT)
+        lock = FileLock(str(self.root / "lock"), is_singleton=True)
+        try:
+            lock.acquire(timeout=wait)
+        except Timeout:
+            raise StoreBusy(
+                f"{self.root}: another regelwerk ingest is writing to this store (waited {wait:g} s); "
+                "try again when it has finished"
+            ) from None
+        try:
+            self._manifest = None  # another process may have written meanwhile
+            yield
+        finally:
+            lock.release()

@@ -45,5 +45,17 @@ class UnknownKeyword(InputError):
     """A term that matches no keyword record."""
 
 
+class UnknownCard(InputError):
+    """A name that matches no card of the card database (or no cards are ingested yet)."""
+
+
 class InvalidQuery(InputError):
     """A search or term query that cannot be used (empty, too long, control characters)."""
+
+
+class StoreError(RegelwerkError):
+    """The store under REGELWERK_HOME is damaged or cannot be used; the message names the fix."""
+
+
+class StoreBusy(StoreError):
+    """Another regelwerk process holds the store's lock longer than we may wait."""

@@ -1,0 +1,160 @@
+"""Concurrent and killed processes (issue 14 items 5-6), with real processes.
+
+Bounded loops and short timeouts: each scenario starts a handful of `regelwerk` processes and
+waits for them with a timeout, so a hang fails the test instead of stalling the suite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CR = (
+    "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {date}.\n\n"
+    "1. Game Concepts\n\n100. General\n\n{rules}\n\n"
+    "Glossary\n\nAbility\nSomething.\n\nCredits\n\nPeople.\n"
+)
+DATES = ("January 16, 2026", "February 13, 2026", "March 13, 2026", "April 17, 2026")
+
+
+def _cr(folder: Path, i: int, rules: int = 400) -> Path:
+    body = "\n\n".join(
+        f"100.{n}. Rule {n} of release {i}: trample banding damage {n * i}." for n in range(1, rules)
+    )
+    path = folder / f"cr-{i}.txt"
+    path.write_text(CR.format(date=DATES[i % len(DATES)], rules=body), encoding="utf-8")
+    return path
+
+
+def _env(home: Path) -> dict[str, str]:
+    return {**os.environ, "REGELWERK_HOME": str(home), "REGELWERK_LOCK_TIMEOUT": "90"}
+
+
+def _start(home: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "regelwerk", *args], env=_env(home), text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _run(home: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "regelwerk", *args], env=_env(home), text=True,
+                          capture_output=True, timeout=timeout)
+
+
+def _finish(proc: subprocess.Popen[str], timeout: float = 150) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"{proc.args} hung for over {timeout} s")
+    return proc.returncode, out, err
+
+
+def _children(pid: int) -> set[int]:
+    """Every live descendant of `pid` (from /proc), so a kill can be checked for leftovers."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _leftovers(home: Path) -> list[Path]:
+    return list((home / "derived").glob("*/.*")) if (home / "derived").exists() else []
+
+
+def test_four_first_searches_share_one_build(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
+    procs = [_start(home, "search", "trample", "--json") for _ in range(4)]
+    results = [_finish(p) for p in procs]
+    for code, out, err in results:
+        assert code == 0, err
+        assert json.loads(out)["hits"]
+    assert len(list((home / "derived").glob("*/search"))) == 1
+    assert not _leftovers(home)
+
+
+def test_eight_readers_during_an_ingest_all_answer(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 0))).returncode == 0
+    assert _run(home, "search", "banding").returncode == 0  # the index of the first state
+    more = tmp_path / "more"
+    more.mkdir()
+    for i in (1, 2, 3):
+        _cr(more, i, rules=1500)
+    ingest = _start(home, "ingest", str(more), "--json")
+    asks = [("search", "trample damage"), ("rule", "100.2"), ("docs",), ("term", "banding")] * 2
+    readers = [_start(home, *args, "--json") for args in asks]
+    for proc in readers:
+        code, out, err = _finish(proc)
+        assert code == 0, (proc.args, err)
+        assert json.loads(out)["ok"] is True
+        assert "internal error" not in err and "Traceback" not in err
+    code, out, err = _finish(ingest)
+    assert code == 0, err
+    assert len(json.loads(out)["documents"]) == 3
+
+
+def test_two_ingests_at_once_both_land(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    a, b = _start(home, "ingest", str(_cr(tmp_path, 1))), _start(home, "ingest", str(_cr(tmp_path, 2)))
+    assert _finish(a)[0] == 0 and _finish(b)[0] == 0
+    versions = {d["version"] for d in json.loads(_run(home, "docs", "--json").stdout)["documents"]}
+    assert {"2026-02-13", "2026-03-13"} <= versions
+
+
+def test_a_busy_builder_gives_a_clear_message(tmp_path: Path) -> None:
+    from filelock import FileLock
+
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
+    with FileLock(str(home / "build.lock")):
+        env = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
+        proc = subprocess.run([sys.executable, "-m", "regelwerk", "search", "trample"], env=env, text=True,
+                              capture_output=True, timeout=60)
+    assert proc.returncode == 1
+    assert "another regelwerk process is building the indexes (waited 1 s)" in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["search", "ingest"])
+def test_kill_9_at_random_points_loses_nothing_and_leaves_nothing(tmp_path: Path, command: str) -> None:
+    rng = random.Random(14)
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 0))).returncode == 0
+    for trial in range(3):
+        new = _cr(tmp_path, trial + 1, rules=1500)
+        args = ("search", "trample") if command == "search" else ("ingest", str(new))
+        if command == "search":
+            assert _run(home, "ingest", str(new)).returncode == 0  # the next search must build
+        proc = _start(home, *args)
+        time.sleep(rng.uniform(0.3, 2.5))
+        descendants = _children(proc.pid)
+        proc.kill()
+        proc.wait(timeout=30)
+        time.sleep(0.5)
+        alive = {p for p in descendants if Path(f"/proc/{p}").exists()}
+        assert not alive, f"trial {trial}: worker processes outlived their parent: {alive}"
+        check = _run(home, "search", "trample", "--json")
+        assert check.returncode == 0, check.stderr
+        assert not _leftovers(home), f"trial {trial}: temp dirs left: {_leftovers(home)}"
+        docs = json.loads(_run(home, "docs", "--json").stdout)["documents"]
+        assert "2026-01-16" in {d["version"] for d in docs}  # nothing stored before is lost
+        for d in docs:
+            if d["kind"] == "cr-text":  # every listed release is readable, not half-written
+                assert _run(home, "rule", "100.1", "--version", d["version"]).returncode == 0
