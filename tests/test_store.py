@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from regelwerk.index.store import disk
 from regelwerk.index.store.disk import Store
 from regelwerk.ingest.model.records import Document, ParsedDocument, Section
 
@@ -35,7 +36,8 @@ def test_fingerprint_changes_only_with_documents(tmp_path: Path) -> None:
     assert store.fingerprint() != f1
 
 
-def test_derived_builds_once_and_swaps_atomically(tmp_path: Path) -> None:
+def test_derived_builds_once_and_swaps_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(disk, "PRUNE_GRACE", -1.0)  # no reader to wait for
     store = Store(tmp_path)
     store.put(_doc("a", "1"))
     calls: list[Path] = []
@@ -70,3 +72,13 @@ def test_remove(tmp_path: Path) -> None:
     store.put(_doc("a", "1"))
     store.remove("a")
     assert Store(tmp_path).ids() == []
+
+
+def test_the_previous_generation_stays_for_readers_within_the_grace(tmp_path: Path) -> None:
+    """A reader that chose the old fingerprint a moment ago may not have opened its files yet."""
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    first = store.derived("thing", lambda tmp: (tmp / "data").write_text("v1"))
+    store.put(_doc("b", "9"))
+    store.derived("thing", lambda tmp: (tmp / "data").write_text("v2"))
+    assert (first / "data").read_text() == "v1"
