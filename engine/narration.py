@@ -147,8 +147,10 @@ def names_of(game: Game) -> dict[str, Name]:
         elif seen[c.spec.name_en] > 1:
             suffix = f" ({'ABCDEFGHIJ'[index[c.spec.name_en]]})"
             index[c.spec.name_en] += 1
-        forms = tuple((case, c.spec.form_de(case)) for case in _CASES if c.spec.form_de(case))
-        out[c.id] = Name(c.spec.name_de, c.spec.name_en, _genus(c.spec), forms, suffix=suffix)
+        genus = _genus(c.spec)
+        # forms_de are the forms after an article; a spell's name takes none ("von Kentern")
+        forms = () if genus == "name" != c.spec.genus else _forms(c.spec)
+        out[c.id] = Name(c.spec.name_de, c.spec.name_en, genus, forms, suffix=suffix)
     return out
 
 
@@ -158,6 +160,10 @@ def _genus(spec: CardSpec) -> str:
     if "Instant" in spec.types or "Sorcery" in spec.types:
         return "name"
     return spec.genus
+
+
+def _forms(spec: CardSpec) -> tuple[tuple[str, str], ...]:
+    return tuple((case, spec.form_de(case)) for case in _CASES if spec.form_de(case))
 
 
 def _capitalize(text: str) -> str:
