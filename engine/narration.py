@@ -78,6 +78,7 @@ class Name:
     pronoun_de: str = ""
     pronoun_en: str = ""
     suffix: str = ""
+    genitive: str = ""  # a spell named without article keeps it in the genitive: "des Kenterns"
 
     @property
     def full_de(self) -> str:
@@ -89,6 +90,8 @@ class Name:
 
     def german(self, case: str) -> str:
         forms = dict(self.forms_de)
+        if self.genus == "name" and case == "gen" and self.genitive:
+            return Name(self.de, self.en, self.genitive, self.forms_de, suffix=self.suffix).german("gen")
         if self.genus == "name":
             if case == "gen":
                 return forms["gen"] + self.suffix if "gen" in forms else f"von {self.full_de}"
@@ -148,15 +151,18 @@ def names_of(game: Game) -> dict[str, Name]:
             suffix = f" ({'ABCDEFGHIJ'[index[c.spec.name_en]]})"
             index[c.spec.name_en] += 1
         genus = _genus(c.spec)
-        # forms_de are the forms after an article; a spell's name takes none ("von Kentern")
-        forms = () if genus == "name" != c.spec.genus else _forms(c.spec)
-        out[c.id] = Name(c.spec.name_de, c.spec.name_en, genus, forms, suffix=suffix)
+        article = c.spec.genus if genus != c.spec.genus else ""
+        out[c.id] = Name(
+            c.spec.name_de, c.spec.name_en, genus, _forms(c.spec), suffix=suffix, genitive=article
+        )
     return out
 
 
 def _genus(spec: CardSpec) -> str:
     """Instants and sorceries are named without article in German ("Robert wirkt Kentern",
-    "Kentern wird verrechnet"), as card text and judges do; other cards by their genus."""
+    "Kentern wird verrechnet"), as card text and judges do, except in the genitive ("die
+    Rückkaufkosten des Kenterns", "die Fähigkeit der Traumatischen Visionen"); other cards by
+    their genus."""
     if "Instant" in spec.types or "Sorcery" in spec.types:
         return "name"
     return spec.genus
@@ -180,7 +186,8 @@ class _Formatter(string.Formatter):
       (German "von" with the dative, "vom Tatzelwurm"), ``v:one:many`` (a verb agreeing with the name:
       German plural names and English lists of two or more take ``many``; on a list, ``n:one:many``
       counts its items instead of following grammar; ``or`` joins with "oder"), ``indef``
-      (English "a Soldier"), ``base`` (the bare name for compounds, "Soldat-Spielstein") and
+      (English "a Soldier"), ``title`` (German name without article, after "wirkt"), ``base``
+      (the bare name for compounds, "Soldat-Spielstein") and
       ``tag`` (" (Soldat 1)" when names repeat);
     - numbers: ``pl:one:many`` ("1 Punkt", "3 Punkte"), ``wpl:one:many`` (one is the whole
       singular phrase, others become "zwei Punkte"), ``w`` (number word), ``v:one:many``;
@@ -282,6 +289,8 @@ class _Formatter(string.Formatter):
             return _DATIVE.get(name.pronoun_de, name.full_de)
         if spec == "base":  # the bare name, for compounds: "Soldat-Spielstein"
             return name.de
+        if spec == "title":  # a card named like a title, without article: "wirkt Küchenhutzel"
+            return name.full_de
         if spec == "tag":  # which one, when names repeat: " (Soldat 1)"
             return f" ({name.full_de})" if name.suffix else ""
         if spec.lower() in ("pn", "pa", "pd"):

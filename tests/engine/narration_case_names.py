@@ -16,7 +16,7 @@ NAMES = {
     "bears": Name("Grizzlybären", "Grizzly Bears", "pl"),
     "herald": Name("Herold der Qualen", "Herald of Torment", "m"),
     "efreet": Name("Regenbogen-Efreet", "Rainbow Efreet", "m"),
-    "capsize": Name("Kentern", "Capsize", "name"),
+    "capsize": Name("Kentern", "Capsize", "name", genitive="n"),
     "soldier": Name(
         "Soldat", "Soldier", "m", (("acc", "Soldaten"), ("dat", "Soldaten"), ("gen", "Soldaten")), suffix=" 1"
     ),

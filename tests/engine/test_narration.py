@@ -250,7 +250,12 @@ def test_spells_are_named_without_article_in_german() -> None:
     trace = [s.text for s in run_scenario(resolve_scenario("buyback-capsize"), "de").steps]
     assert "Robert wirkt Kentern mit dem Serra-Engel als Ziel." in trace
     assert "Kentern wird verrechnet." in trace
-    assert not any("das Kentern" in t.lower() for t in trace)
+    assert not any("das kentern" in t.lower() for t in trace)
+    assert "Robert bezahlt beim Wirken die Rückkaufkosten des Kenterns." in trace  # genitive keeps it
+    visions = [
+        s.text for s in run_scenario(resolve_scenario("basic-landcycling-traumatic-visions"), "de").steps
+    ]
+    assert "Robert aktiviert die Fähigkeit der Traumatischen Visionen." in visions
 
 
 def test_no_developer_words_in_german_traces() -> None:
