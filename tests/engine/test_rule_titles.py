@@ -33,9 +33,9 @@ def with_cr(monkeypatch: pytest.MonkeyPatch) -> LibraryRuleBook:
 @pytest.mark.parametrize(
     ("rule", "german"),
     [
-        ("508.1a", "Angreifer deklarieren"),
-        ("509.1a", "Blocker deklarieren"),
-        ("511.3", "Ende des Kampfes"),
+        ("508.1a", "Angreifer-deklarieren-Segment"),
+        ("509.1a", "Blocker-deklarieren-Segment"),
+        ("511.3", "Ende-des-Kampfes-Segment"),
         ("510.2", "Kampfschadensegment"),
         ("608.2", "Verrechnen"),  # a verb in the table, a heading in the trace
     ],
