@@ -68,11 +68,12 @@ def docs(json_mode: bool = JSON_OPTION) -> None:
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import example, rule, search, term
+    from regelwerk.cli import example, rule, search, serve, term
 
     rule.register(app)
     search.register(app)
     term.register(app)
+    serve.register(app)
     app.add_typer(example.app, name="example", help=example.__doc__)
 
 
