@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from regelwerk.index.library import Library
-from regelwerk.index.rules import newest_cr
-from regelwerk.ingest.errors import InputError
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.index.rules.lookup import newest_cr
+from regelwerk.index.store.library import Library
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.numbers import RuleNumber
 
 QUERIES = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "queries.tsv"
 _TOKEN = re.compile(r"\w+")

@@ -66,7 +66,7 @@ def _pct(values: list[float], p: float) -> float:
 def _mixed_queries(library: object) -> list[str]:
     """Relevance cases plus every keyword title, a typo of it, and numbers from the newest CR."""
     from bench.baseline import load_cases
-    from regelwerk.index.rules import newest_cr
+    from regelwerk.index.rules.lookup import newest_cr
 
     queries = [c.query for c in load_cases()]
     newest = newest_cr(library.store.all())  # type: ignore[attr-defined]
@@ -89,7 +89,7 @@ def main() -> int:
     os.environ["REGELWERK_HOME"] = str(home)
     env = {**os.environ, "REGELWERK_HOME": str(home)}
 
-    from regelwerk.index.library import Library
+    from regelwerk.index.store.library import Library
 
     start = time.perf_counter()
     library = Library()  # ingests the seeds
@@ -97,11 +97,11 @@ def main() -> int:
     report = library.ingest([NEWEST])
     assert not report.errors, report.errors
     ingested = time.perf_counter()
-    from regelwerk.index.rules import rules_table
+    from regelwerk.index.rules.lookup import rules_table
 
     rules_table(library).close()
     tabled = time.perf_counter()
-    from regelwerk.index.search_index import index_dir
+    from regelwerk.index.search.whoosh_index import index_dir
 
     index_dir(library)
     indexed = time.perf_counter()
@@ -124,7 +124,7 @@ def main() -> int:
     print(f"search banding       {found * 1000:7.1f} ms  {found / floor:.2f}x floor (target <= 2x)")
 
     from bench.baseline import Fts5Baseline, load_cases, score
-    from regelwerk.index.query import SearchEngine
+    from regelwerk.index.search.query import SearchEngine
 
     engine = SearchEngine(library)
     fts = Fts5Baseline(library)

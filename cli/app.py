@@ -29,7 +29,7 @@ app = typer.Typer(
 
 
 def _library() -> Any:
-    from regelwerk.index.library import Library
+    from regelwerk.index.store.library import Library
 
     return Library()
 
@@ -87,7 +87,7 @@ def _is(exc: BaseException, name: str) -> bool:
 
 def main() -> None:
     """Console-script entry: one error envelope for usage errors and library errors alike."""
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     json_mode = "--json" in sys.argv[1:]
 

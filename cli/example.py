@@ -43,8 +43,8 @@ class LibraryRuleBook:
         """The term tables name every keyword and the turn-structure sections by current
         number, in both languages: titles even before any CR is ingested, German ones in
         German traces."""
-        from regelwerk.index.terms import load_terms
-        from regelwerk.ingest.numbers import lineage
+        from regelwerk.index.terms.shipped import load_terms
+        from regelwerk.ingest.model.numbers import lineage
 
         if self._terms is None:
             self._terms = {}
@@ -59,10 +59,10 @@ class LibraryRuleBook:
         return None
 
     def _find(self, number: str, lang: str) -> str | None:
-        from regelwerk.index.library import Library
-        from regelwerk.index.rules import lookup
-        from regelwerk.ingest.errors import RegelwerkError
-        from regelwerk.ingest.numbers import lineage
+        from regelwerk.index.rules.lookup import lookup
+        from regelwerk.index.store.library import Library
+        from regelwerk.ingest.model.errors import RegelwerkError
+        from regelwerk.ingest.model.numbers import lineage
 
         if self._library is None:
             self._library = Library()
@@ -84,7 +84,7 @@ def _rulebook() -> RuleBook:
 def list_command(json_mode: bool = JSON_OPTION) -> None:
     """List the packaged scenarios with their titles and sources."""
     from regelwerk.engine.scenario import list_scenarios
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     try:
         infos = [s.to_dict() for s in list_scenarios()]
@@ -115,7 +115,7 @@ def run_command(
     """Play a scenario step by step, each step citing its rule; exit 1 if an outcome differs."""
     from regelwerk.engine.runner import run_scenario
     from regelwerk.engine.scenario import load_packaged, resolve_scenario
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     if lang not in LANGS:
         fail(f"--lang {lang!r} is not supported; use 'de' or 'en'", json_mode, code=2)

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from regelwerk.cli.output import console, emit, error_text, fail
+from regelwerk.cli.output import console, emit, error_text, fail, safe_text
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
 SHOWN_ISSUES = 3
@@ -18,7 +18,7 @@ def run_ingest(
     library: Any, paths: list[Path], fmt: str | None, json_mode: bool, *, strict: bool = False
 ) -> None:
     from regelwerk.ingest import expand_paths
-    from regelwerk.ingest.detect import Format
+    from regelwerk.ingest.model.format import Format
 
     if fmt is not None and fmt not in {f.value for f in Format}:
         choices = ", ".join(f.value for f in Format)
@@ -38,7 +38,11 @@ def run_ingest(
             task = bar.add_task("ingesting", total=len(files))
 
             def step(path: Path) -> None:
-                bar.update(task, description=f"ingesting {path.name}", advance=1)
+                from rich.markup import escape
+
+                # the progress column reads markup and bypasses the console's own filter
+                name = escape(safe_text(path.name))
+                bar.update(task, description=f"ingesting {name}", advance=1)
 
             report = library.ingest(files, fmt, progress=step, strict=strict)
     else:
@@ -70,6 +74,6 @@ def run_ingest(
     else:
         emit(data, json_mode, render)
     for err in report.errors if not json_mode else ():
-        sys.stderr.write(error_text(str(err)) + "\n")
+        sys.stderr.write(safe_text(error_text(str(err))) + "\n")
     if report.errors:
         raise typer.Exit(1)

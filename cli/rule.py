@@ -31,9 +31,9 @@ def rule(
     json_mode: bool = JSON_OPTION,
 ) -> None:
     """Show a rule with its subrules and examples (newest version unless --version)."""
-    from regelwerk.index.library import Library
-    from regelwerk.index.rules import lookup
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.index.rules.lookup import lookup
+    from regelwerk.index.store.library import Library
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     if lang is not None and lang not in LANGUAGES:
         fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)

@@ -6,6 +6,7 @@ the command, and nowhere on the ``rule`` path.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -31,9 +32,9 @@ def search(
     json_mode: bool = JSON_OPTION,
 ) -> None:
     """Search the rules in both languages: numbers, keywords, typos and questions."""
-    from regelwerk.index.library import Library
-    from regelwerk.index.query import search as run
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.index.search.query import search as run
+    from regelwerk.index.store.library import Library
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     if lang is not None and lang not in LANGUAGES:
         fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
@@ -66,8 +67,28 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
         today = f"  [cyan]today {h['current']}[/cyan]" if h["current"] and h["current"] != h["number"] else ""
         where = ", ".join(x for x in (h["version"] or h["document"], h["language"]) if x)
         con.print(f"[bold]{escape(label)}[/bold] {escape(h['title'])}  [dim]({escape(where)})[/dim]{today}")
-        snippet = escape(h["snippet"]).replace("«", "[bold magenta]").replace("»", "[/bold magenta]")
-        con.print(f"    {snippet}")
+        con.print(f"    {marked(h['snippet'])}")
+
+
+#: A query term as the snippet marks it (`index.snippets` marks single words): «word».
+_MARK = re.compile(r"«(\w+)»")
+
+
+def marked(snippet: str) -> str:
+    """`snippet` as rich markup: marked words bold, everything else escaped.
+
+    Only «word» around one whole word is a mark; any other guillemet is the document's own
+    text (German quotes »so«), printed as it is.
+    """
+    from rich.markup import escape
+
+    out, cursor = [], 0
+    for m in _MARK.finditer(snippet):
+        out.append(escape(snippet[cursor : m.start()]))
+        out.append(f"[bold magenta]{escape(m.group(1))}[/bold magenta]")
+        cursor = m.end()
+    out.append(escape(snippet[cursor:]))
+    return "".join(out)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,6 @@
 """``regelwerk term QUERY``: a keyword or card in both languages with its rule numbers.
 
-Thin: validate the options, ask ``index.termquery`` for ranked matches, render them. Only
+Thin: validate the options, ask ``index.terms.lookup`` for ranked matches, render them. Only
 rapidfuzz and rich load on this path (no whoosh, no bs4).
 """
 
@@ -49,10 +49,10 @@ def term(
     limit: int = typer.Option(10, "--limit", min=1, max=100, help="Show at most this many matches."),
 ) -> None:
     """Look up a keyword or card: English and German names, rule numbers per document, cards."""
-    from regelwerk.index.keywords import keyword_index
-    from regelwerk.index.library import Library
-    from regelwerk.index.termquery import lookup
-    from regelwerk.ingest.errors import InputError
+    from regelwerk.index.linking.keyword_index import keyword_index
+    from regelwerk.index.store.library import Library
+    from regelwerk.index.terms.lookup import lookup
+    from regelwerk.ingest.model.errors import InputError
 
     reject_unknown_options([query], json_mode)
     if lang not in LABELS:

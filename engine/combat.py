@@ -11,9 +11,11 @@ any nonzero amount lethal, 702.2c), and banding hands the choice to the other pl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from regelwerk.engine import triggers
 from regelwerk.engine.actions import deal_damage
+from regelwerk.engine.catalog import phrase
 from regelwerk.engine.characteristics import (
     has,
     is_creature,
@@ -28,7 +30,7 @@ from regelwerk.engine.characteristics import (
 from regelwerk.engine.effects import cant_block_limits
 from regelwerk.engine.errors import WrongStep
 from regelwerk.engine.events import Label, Ref, Share, refs, say
-from regelwerk.engine.messages import LAND_PHRASES, kw_label
+from regelwerk.engine.keyword_names import kw_label
 from regelwerk.engine.narration import illegal
 from regelwerk.engine.stack import settle
 from regelwerk.engine.state import Card, Game
@@ -45,6 +47,12 @@ class Combat:
     first_strike: bool | None = None
     fs_at_start: set[str] = field(default_factory=set)
     steps_done: int = 0
+    targets: dict[str, str] = field(default_factory=dict)  # attacker -> player or planeswalker
+
+    def defender_of(self, attacker: str, game: Game) -> str:
+        """The player an attacker attacks: its target, or a planeswalker's controller (506.2)."""
+        target = self.targets.get(attacker, game.defending)
+        return game.cards[target].controller if target in game.cards else target
 
     def band_of(self, cid: str) -> list[str]:
         return next((b for b in self.bands if cid in b), [cid])
@@ -103,9 +111,9 @@ def declare_attackers(game: Game, attackers: list[str], bands: list[list[str]]) 
     for cid in attackers:
         card = _combatant(game, cid, game.active, "508.1a", "attack_not_yours", "attack_tapped")
         if card.sick and not has(game, card, "haste"):
-            raise illegal(game, "302.6", "attack_sick", card=Ref(cid))
+            raise illegal(game, "302.6", "attack_sick", ("508.1a",), card=Ref(cid))
         if has(game, card, "defender"):
-            raise illegal(game, "702.3b", "attack_defender", card=Ref(cid))
+            raise illegal(game, "702.3b", "attack_defender", ("508.1c",), card=Ref(cid))
     _check_bands(game, attackers, bands)
 
     combat = Combat(attackers=list(attackers), bands=[list(b) for b in bands])
@@ -274,7 +282,7 @@ def _bushido(game: Game, cid: str) -> None:
         )
 
 
-def _restriction(game: Game, blocker: Card, attacker: Card) -> tuple[str, str, dict[str, object]] | None:
+def _restriction(game: Game, blocker: Card, attacker: Card) -> tuple[str, str, dict[str, Any]] | None:
     """The first evasion or blocking restriction this block breaks (509.1b), if any."""
     if has(game, attacker, "flying") and not (has(game, blocker, "flying") or has(game, blocker, "reach")):
         return "702.9b", "block_flying", {}
@@ -290,11 +298,11 @@ def _restriction(game: Game, blocker: Card, attacker: Card) -> tuple[str, str, d
             None,
         )
         if swamp is not None:
-            phrase = Label(*LAND_PHRASES[str(land)])
+            where = Label(phrase("land_phrases", str(land), "de"), phrase("land_phrases", str(land), "en"))
             return (
                 "702.14c",
                 "block_landwalk",
-                {"land": phrase, "permanent": Ref(swamp.id), "walk": kw_label(f"{land}walk")},
+                {"land": where, "permanent": Ref(swamp.id), "walk": kw_label(f"{land}walk")},
             )
     quality = protection_from(game, attacker, blocker)
     if quality is not None:
@@ -310,7 +318,8 @@ def _check_restrictions(game: Game, blocker: Card, attacker: Card) -> None:
     found = _restriction(game, blocker, attacker)
     if found is not None:
         rule, key, params = found
-        raise illegal(game, rule, key, blocker=Ref(blocker.id), attacker=Ref(attacker.id), **params)
+        also = () if rule == "509.1b" else ("509.1b",)  # every evasion rule is a restriction
+        raise illegal(game, rule, key, also, blocker=Ref(blocker.id), attacker=Ref(attacker.id), **params)
 
 
 def _check_provoke(game: Game, blocks: dict[str, str]) -> None:
@@ -422,6 +431,51 @@ def _band_blocker(game: Game, cards: list[str]) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Division:
+    """Who divides a creature's combat damage among whom, and under which rule."""
+
+    chooser: str
+    rule: str
+    key: str
+    recipients: list[str]
+    trample: bool
+
+
+def _attacker_division(game: Game, combat: Combat, cid: str, amount: int) -> _Division | None:
+    """An attacker: unblocked to the player; blocked to its blockers (510.1c), the rest to the
+    player with trample (702.19b); a banding blocker gives the division away (702.22j)."""
+    card = game.cards[cid]
+    defender = combat.defender_of(cid, game)
+    if cid not in combat.blocked:
+        return _Division(card.controller, "510.1b", "", [defender], False)
+    blockers = [b for b in combat.blockers_of(cid) if game.cards[b].on_battlefield]
+    trample = has(game, card, "trample")
+    if not blockers:
+        if trample:
+            say(game, "702.19d", "trample_no_blockers", card=Ref(cid), player=Ref(defender))
+            return _Division(card.controller, "702.19d", "", [defender], False)
+        say(game, "510.1c", "blocked_no_blockers", card=Ref(cid))
+        return None
+    if _band_blocker(game, blockers):
+        return _Division(defender, "702.22j", "assign_banding_defender", blockers, False)
+    return _Division(
+        card.controller, "510.1c", "assign_attacker", blockers + ([defender] if trample else []), trample
+    )
+
+
+def _blocker_division(game: Game, combat: Combat, cid: str) -> _Division | None:
+    """A blocker divides among the creatures it blocks (510.1d); blocking a banding attacker
+    gives the division to the active player (702.22k)."""
+    attacked = [a for a in combat.blocks.get(cid, []) if game.cards[a].on_battlefield]
+    if not attacked:
+        say(game, "510.1d", "blocking_nothing", card=Ref(cid))
+        return None
+    if _band_blocker(game, attacked):
+        return _Division(game.active, "702.22k", "assign_banding_attacker", attacked, False)
+    return _Division(game.cards[cid].controller, "510.1d", "assign_blocker", attacked, False)
+
+
 def _plan(
     game: Game, combat: Combat, dealing: list[str], assign: Assignment
 ) -> list[tuple[str, dict[str, int]]]:
@@ -433,61 +487,31 @@ def _plan(
             say(game, "510.1a", "no_damage_power", card=Ref(cid), n=amount)
             continue
         attacking = cid in combat.attackers
-        if attacking:
-            blockers = [b for b in combat.blockers_of(cid) if game.cards[b].on_battlefield]
-            if cid not in combat.blocked:
-                plan.append((cid, {game.defending: amount}))
-                game.history.assigned_by[cid] = card.controller
-                continue
-            trample = has(game, card, "trample")
-            if not blockers:
-                if trample:
-                    say(game, "702.19d", "trample_no_blockers", card=Ref(cid), player=Ref(game.defending))
-                    plan.append((cid, {game.defending: amount}))
-                else:
-                    say(game, "510.1c", "blocked_no_blockers", card=Ref(cid))
-                continue
-            if _band_blocker(game, blockers):
-                chooser, rule, key = game.defending, "702.22j", "assign_banding_defender"
-                trample = False
-            else:
-                chooser, rule, key = card.controller, "510.1c", "assign_attacker"
-            recipients = blockers + ([game.defending] if trample else [])
-        else:
-            attacked = [a for a in combat.blocks.get(cid, []) if game.cards[a].on_battlefield]
-            if not attacked:
-                say(game, "510.1d", "blocking_nothing", card=Ref(cid))
-                continue
-            if _band_blocker(game, attacked):
-                chooser, rule, key = game.active, "702.22k", "assign_banding_attacker"
-            else:
-                chooser, rule, key = card.controller, "510.1d", "assign_blocker"
-            recipients = attacked
-            trample = False
-        division = _division(
-            game,
-            card,
-            amount,
-            recipients,
-            assign.get(cid),
-            trample,
-            rule,
-            attacking,
-            chooser == card.controller,
+        d = (
+            _attacker_division(game, combat, cid, amount)
+            if attacking
+            else _blocker_division(game, combat, cid)
         )
-        game.history.assigned_by[cid] = chooser
-        if trample and division.get(game.defending, 0) > 0:
+        if d is None:
+            continue
+        given = assign.get(cid) if d.key else None
+        division = _division(game, card, amount, d.recipients, given, d.trample, d.rule)
+        game.history.assigned_by[cid] = d.chooser
+        rule, key = d.rule, d.key
+        defender = combat.defender_of(cid, game) if attacking else ""
+        if d.trample and division.get(defender, 0) > 0:
             rule, key = "702.19b", "assign_trample"
-        if len(recipients) > 1 or rule in ("702.22j", "702.22k"):
+        if key and (len(d.recipients) > 1 or rule in ("702.22j", "702.22k")):
             say(
                 game,
                 rule,
                 key,
-                chooser=Ref(chooser),
+                chooser=Ref(d.chooser),
                 card=Ref(cid),
                 controller=Ref(card.controller),
-                player=Ref(game.defending),
+                player=Ref(defender or game.defending),
                 split=_split_text(division),
+                blockers=refs([r for r in d.recipients if r in game.cards]),
             )
         plan.append((cid, division))
     return plan
@@ -501,8 +525,6 @@ def _division(
     given: dict[str, int] | None,
     trample: bool,
     rule: str,
-    attacking: bool,
-    own: bool,
 ) -> dict[str, int]:
     if given is None:
         if len(recipients) == 1:
@@ -544,7 +566,7 @@ def _default_division(
             out[r] = give
         left -= give
     if left:
-        last = game.defending if trample else creatures[-1]
+        last = next(r for r in recipients if r in game.players) if trample else creatures[-1]
         out[last] = out.get(last, 0) + left
     return out
 
@@ -561,7 +583,8 @@ def _check_trample(game: Game, combat: Combat, plan: list[tuple[str, dict[str, i
         card = game.cards[source]
         if source not in combat.attackers or source not in combat.blocked:
             continue
-        if division.get(game.defending, 0) <= 0:
+        defender = combat.defender_of(source, game)
+        if division.get(defender, 0) <= 0:
             continue
         deathtouch = has(game, card, "deathtouch")
         for blocker in combat.blockers_of(source):
@@ -578,7 +601,7 @@ def _check_trample(game: Game, combat: Combat, plan: list[tuple[str, dict[str, i
                 "trample_not_lethal",
                 card=Ref(source),
                 blocker=Ref(blocker),
-                player=Ref(game.defending),
+                player=Ref(defender),
                 n=mine,
                 need=1 if deathtouch else toughness(game, b) - b.damage - others,
             )

@@ -11,11 +11,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from regelwerk.ingest.errors import IngestError, UnknownFormat
+from regelwerk.ingest.model.errors import IngestError, UnknownFormat
 
 if TYPE_CHECKING:
-    from regelwerk.ingest.detect import Format
-    from regelwerk.ingest.records import ParsedDocument
+    from regelwerk.ingest.model.format import Format
+    from regelwerk.ingest.model.records import ParsedDocument
 
 __all__ = ["expand_paths", "parse_bytes", "parse_path", "read_document"]
 
@@ -35,7 +35,8 @@ DOCUMENT_SUFFIXES = frozenset({".txt", ".htm", ".html"})
 def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> ParsedDocument:
     """Parse one document. Raises IngestError if it is empty, binary or unrecognised."""
     from regelwerk.ingest.decode import decode, looks_binary
-    from regelwerk.ingest.detect import Format, detect
+    from regelwerk.ingest.detect import detect
+    from regelwerk.ingest.model.format import Format
 
     if not data.strip():
         raise IngestError(source, "the file is empty")

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from pathlib import PurePath
 
-from regelwerk.ingest.records import Document
+from regelwerk.ingest.model.records import Document
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 

@@ -20,8 +20,8 @@ import re
 
 from regelwerk.ingest.cr_structure import Line, parse_release
 from regelwerk.ingest.decode import decode, detect_newline, looks_binary, normalize_newlines
-from regelwerk.ingest.errors import IngestError
-from regelwerk.ingest.records import IngestIssue, ParsedDocument
+from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.records import IngestIssue, ParsedDocument
 
 KIND = "cr-html"
 _CHARSET = re.compile(rb"<meta[^>]*charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)

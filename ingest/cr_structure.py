@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from regelwerk.ingest.common import new_document, strip_italics
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.numbers import RuleNumber, find_references
-from regelwerk.ingest.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.numbers import RuleNumber, find_references
+from regelwerk.ingest.model.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
 
 #: A logical line: (1-based source line number, text). Blank text separates blocks.
 Line = tuple[int, str]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from regelwerk.ingest.cr_structure import Line, parse_release
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.records import IngestIssue, ParsedDocument
+from regelwerk.ingest.model.records import IngestIssue, ParsedDocument
 
 KIND = "cr-text"
 #: Strings every release contains; if a fallback decoding lost them, the guess was wrong.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from regelwerk.ingest.errors import IngestError
+from regelwerk.ingest.model.errors import IngestError
 
 #: Bytes that never occur in a text file; a few of them mean "binary".
 _BINARY_BYTES = frozenset(range(0, 9)) | frozenset(range(14, 27)) | frozenset(range(28, 32))

@@ -6,16 +6,11 @@ overrides it. Each rule returns a reason string that error messages and ``--verb
 
 from __future__ import annotations
 
-import enum
 import re
 
+from regelwerk.ingest.model.format import Format
 
-class Format(enum.StrEnum):
-    CR_TEXT = "cr-text"
-    CR_HTML = "cr-html"
-    BILINGUAL_DUMP = "bilingual-dump"
-    GLOSSARY_DE = "glossary-de"
-    EXCERPT = "excerpt"
+__all__ = ["Format", "detect"]  # Format lives in the shared model; re-exported for callers of detect
 
 
 _HTML = re.compile(rb"<\s*(?:!doctype\s+html|html|body|p\s|p>|div|meta)", re.IGNORECASE)

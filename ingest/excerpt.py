@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 
 from regelwerk.ingest.common import document_id, new_document
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.numbers import find_references
-from regelwerk.ingest.records import KeywordMention, ParsedDocument, Section
+from regelwerk.ingest.model.numbers import find_references
+from regelwerk.ingest.model.records import KeywordMention, ParsedDocument, Section
 
 KIND = "excerpt"
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 
 from regelwerk.ingest.common import document_id, new_document, normalize_quotes
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.numbers import find_references
-from regelwerk.ingest.records import (
+from regelwerk.ingest.model.numbers import find_references
+from regelwerk.ingest.model.records import (
     Card,
     IngestIssue,
     KeywordMention,

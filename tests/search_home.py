@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from regelwerk.index.library import Library
+from regelwerk.index.store.library import Library
 from tests.conftest import CORPUS
 
 NEWEST = CORPUS / "en" / "MagicCompRules-20260417.txt"

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from regelwerk.ingest import cr_html, cr_text
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.errors import InputError
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.records import ParsedDocument
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CR_2026 = SHARED / "corpus" / "en" / "MagicCompRules-20260417.txt"

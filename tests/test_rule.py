@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.library import Library
-from regelwerk.index.rules import UnknownVersion, lookup
-from regelwerk.ingest.errors import InvalidRuleNumber, UnknownRule
-from regelwerk.ingest.numbers import SUBRULE_LETTERS
+from regelwerk.index.rules.lookup import UnknownVersion, lookup
+from regelwerk.index.store.library import Library
+from regelwerk.ingest.model.errors import InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
@@ -95,8 +95,44 @@ def test_unknown_version(full: Library) -> None:
 
 
 def test_malformed_number(seeds_only: Library) -> None:
-    with pytest.raises(InvalidRuleNumber):
-        lookup(seeds_only, "banding")
+    with pytest.raises(InvalidRuleNumber) as err:
+        lookup(seeds_only, "xyzzy")
+    assert "keyword or game term" in str(err.value)
+
+
+def test_a_german_keyword_finds_its_rule(seeds_only: Library) -> None:
+    view = lookup(seeds_only, "Bündnis", lang="de")
+    assert view.current == "702.22" and view.title == "Bündnisfähigkeit"
+    assert view.notes[0] == "Bündnis is Banding: rule 702.22 in the newest rules."
+
+
+@NEEDS_SHARED
+def test_a_term_names_todays_rule_in_every_release(full: Library) -> None:
+    assert lookup(full, "Trampelschaden").number == "702.19"
+    old = lookup(full, "Trampelschaden", version="2011-02-04")
+    assert (old.number, old.title) == ("702.17", "Trample")
+
+
+@NEEDS_SHARED
+def test_an_ambiguous_word_names_every_sense(full: Library) -> None:
+    view = lookup(full, "counter")
+    assert view.number == "701.6"
+    assert "counter also means Counters (Marke): regelwerk rule 122" in view.notes
+
+
+@NEEDS_SHARED
+def test_german_reader_gets_english_text_glossed(full: Library) -> None:
+    view = lookup(full, "702.2", lang="de")
+    assert (view.number, view.language) == ("702.2", "en")
+    assert view.notes[0].startswith("702.2 has no German text")
+    assert ("Deathtouch", "Todesberührung") in view.glosses
+    assert all(en != de for en, de in view.glosses)
+    assert view.to_dict()["names"] == {"en": "Deathtouch", "de": "Todesberührung"}
+
+
+def test_old_number_says_what_it_means_today(seeds_only: Library) -> None:
+    view = lookup(seeds_only, "702.19", lang="de")
+    assert "Today 702.19 is Trample (Trampelschaden); Bündnisfähigkeit (Banding) is 702.22." in view.notes
 
 
 def test_german_seed_says_today_number(seeds_only: Library) -> None:
@@ -117,8 +153,8 @@ def test_current_number_finds_the_old_one(seeds_only: Library) -> None:
 def test_lookup_does_not_import_whoosh_or_bs4(seeds_only: Library) -> None:
     """The fast path: a fresh process looking up a rule loads neither whoosh nor bs4."""
     code = (
-        "import sys; from regelwerk.index.library import Library; "
-        "from regelwerk.index.rules import lookup; lookup(Library(), '702.19'); "
+        "import sys; from regelwerk.index.store.library import Library; "
+        "from regelwerk.index.rules.lookup import lookup; lookup(Library(), '702.19'); "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'whoosh', 'bs4'}))"
     )
     env = {**os.environ, "REGELWERK_HOME": str(seeds_only.home)}

@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine
-from regelwerk.index.syntax import syntax_problem
-from regelwerk.index.wordtables import translate_word
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.index.search.syntax import syntax_problem
+from regelwerk.index.store.library import Library
+from regelwerk.index.terms.words import translate_word
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
@@ -167,7 +167,7 @@ def test_german_term_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
 
 
 def test_digits_also_search_the_number_words_the_cr_uses() -> None:
-    from regelwerk.index.wordtables import synonym_table
+    from regelwerk.index.terms.words import synonym_table
 
     assert synonym_table()["10"] == ("ten",)
 

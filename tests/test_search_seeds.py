@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine
-from regelwerk.ingest.errors import InputError
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.index.store.library import Library
+from regelwerk.ingest.model.errors import InputError
 
 
 @pytest.fixture(scope="module")

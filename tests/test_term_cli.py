@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.library import Library
+from regelwerk.index.store.library import Library
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPUS = SHARED / "corpus" / "en"

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regelwerk.index.keywords import keyword_index
-from regelwerk.index.library import Library
-from regelwerk.index.termquery import lookup
-from regelwerk.ingest.errors import InputError
+from regelwerk.index.linking.keyword_index import keyword_index
+from regelwerk.index.store.library import Library
+from regelwerk.index.terms.lookup import lookup
+from regelwerk.ingest.model.errors import InputError
 
 
 @pytest.fixture(scope="module")

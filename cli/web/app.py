@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 
 from regelwerk.cli.web.backend import Backend, status_for
 from regelwerk.cli.web.render import highlight, linkify, rule_url
-from regelwerk.ingest.errors import RegelwerkError
+from regelwerk.ingest.model.errors import RegelwerkError
 
 HERE = Path(__file__).resolve().parent
 #: Bounds on what a request may ask for: a query longer than this is not a search, and more
@@ -192,10 +192,7 @@ def create_app(backend: Backend | None = None) -> FastAPI:
         if not q.strip():
             return {"q": q, "result": None}
         result = lib().call("search", q, lang=lang, limit=20, version=None, all_versions=False)
-        names = lib().call("names")["names"]
-        # each hit's title in the other language, from the term tables (by its number today)
-        other = [_other_title(names, h) for h in result["hits"]]
-        return {"q": q, "result": result, "other_titles": other}
+        return {"q": q, "result": result, "other_titles": [_other_title(h) for h in result["hits"]]}
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def search_page(
@@ -246,7 +243,7 @@ def create_app(backend: Backend | None = None) -> FastAPI:
 
 
 def _bad(message: str) -> RegelwerkError:
-    from regelwerk.ingest.errors import InputError
+    from regelwerk.ingest.model.errors import InputError
 
     return InputError(message)
 
@@ -276,14 +273,15 @@ def _rule_view(backend: Backend, number: str, version: str | None) -> dict[str, 
     702.22), so the German column is the German rule whose current number is the English
     one's, not whatever German text has the same digits.
     """
-    from regelwerk.ingest.errors import UnknownRule
+    from regelwerk.ingest.model.errors import UnknownRule
 
     def find(n: str, v: str | None, lang: str) -> dict[str, Any] | None:
+        """The rule's text in `lang`, or None (``lang="de"`` falls back to glossed English)."""
         try:
             rule: dict[str, Any] = backend.call("rule", n, version=v, lang=lang)["rule"]
-            return rule
         except UnknownRule:
             return None
+        return rule if lang in rule["language"].split("+") else None
 
     en = find(number, version, "en")
     de = find(number, None, "de")
@@ -297,9 +295,7 @@ def _rule_view(backend: Backend, number: str, version: str | None) -> dict[str, 
         en = find(str(de["current"]), None, "en")
         if en is not None and not _same_rule(en, de):
             en = None
-    key = str((en or de or {}).get("current") or number)
-    names = backend.call("names")["names"]
-    name = _name(names, key)
+    name = (en or de or {}).get("names")
     return {
         "number": number,
         "version": version,
@@ -311,22 +307,11 @@ def _rule_view(backend: Backend, number: str, version: str | None) -> dict[str, 
     }
 
 
-def _name(names: dict[str, dict[str, str]], number: str | None) -> dict[str, str] | None:
-    """The keyword's names for a rule or, for a subrule, its rule; never a whole section's."""
-    from regelwerk.ingest.numbers import lineage
-
-    if not number:
-        return None
-    return next((names[n] for n in lineage(number)[:2] if n in names and "." in n), None)
-
-
-def _other_title(names: dict[str, dict[str, str]], hit: dict[str, Any]) -> str | None:
-    """A hit's title in the other language, when the term tables know it and it differs."""
-    name = _name(names, hit.get("current"))
-    if name is None:
-        return None
-    title = name["en"] if hit["language"] == "de" else name["de"]
-    return title if title and title != hit["title"] else None
+def _other_title(hit: dict[str, Any]) -> str | None:
+    """A hit's title in the other language, when the library names it and it differs."""
+    names = hit.get("names") or {}
+    title = names.get("en") if hit["language"] == "de" else names.get("de")
+    return str(title) if title and title != hit["title"] else None
 
 
 def _same_rule(en: dict[str, Any], de: dict[str, Any]) -> bool:
@@ -338,7 +323,7 @@ def _same_rule(en: dict[str, Any], de: dict[str, Any]) -> bool:
 
 def _releases(backend: Backend, number: str) -> list[dict[str, Any]]:
     """The CR releases that have `number`, newest first, with what it was called there."""
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     out: list[dict[str, Any]] = []
     for doc in backend.call("docs")["documents"]:

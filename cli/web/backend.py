@@ -58,7 +58,7 @@ def _stamp(library: Any) -> tuple[int, int]:
 
 def warm(library: Any) -> None:
     """Build what the first request would otherwise build: rule table, links, search index."""
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.ingest.model.errors import RegelwerkError
 
     for method, query in (("rule", "100.1"), ("term", "flying"), ("search", "x")):
         with contextlib.suppress(RegelwerkError):

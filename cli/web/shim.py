@@ -20,7 +20,7 @@ class Library:
     """The facade's read methods over today's lookup functions."""
 
     def __init__(self, home: Path | None = None) -> None:
-        from regelwerk.index.library import Library as Store
+        from regelwerk.index.store.library import Library as Store
 
         self._lib = Store(home)
         self.home = self._lib.home
@@ -29,7 +29,7 @@ class Library:
         self._searching = threading.BoundedSemaphore(ENGINES)  # so at most ENGINES engines exist
 
     def rule(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
-        from regelwerk.index.rules import lookup
+        from regelwerk.index.rules.lookup import lookup
 
         return {"rule": lookup(self._lib, query, version=version, lang=lang).to_dict()}
 
@@ -55,7 +55,7 @@ class Library:
     def _engine(self) -> Any:
         """A search engine of this library's own (opening one costs more than a query; an
         engine is not shared by two threads at once, so concurrent requests take one each)."""
-        from regelwerk.index.query import SearchEngine
+        from regelwerk.index.search.query import SearchEngine
 
         try:
             return self._engines.get_nowait()
@@ -63,8 +63,8 @@ class Library:
             return SearchEngine(self._lib)
 
     def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
-        from regelwerk.index.keywords import keyword_index
-        from regelwerk.index.termquery import lookup
+        from regelwerk.index.linking.keyword_index import keyword_index
+        from regelwerk.index.terms.lookup import lookup
 
         index = keyword_index(self._lib)
         data = [m.to_dict() for m in lookup(index, query, limit)]
@@ -91,14 +91,3 @@ class Library:
 
         result = run_scenario(resolve_scenario(name_or_path), lang, LibraryRuleBook())
         return {"scenarios": [result.to_dict()]}
-
-    def names(self) -> dict[str, Any]:
-        """``{"names": {number: {"en": ..., "de": ...}}}``: the term tables' name of each
-        numbered keyword or section (its current number), for headings in both languages."""
-        from regelwerk.index.terms import load_terms
-
-        out: dict[str, dict[str, str]] = {}
-        for row in load_terms():  # file order: a section's own title comes first
-            if row.number and row.kind != "ability_word":
-                out.setdefault(row.number, {"en": row.en, "de": row.de})
-        return {"names": out}

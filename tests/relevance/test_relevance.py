@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bench.baseline import Case, Fts5Baseline, load_cases, score
-from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.index.store.library import Library
 from tests.conftest import CORPUS, NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with
 

@@ -63,7 +63,7 @@ Somebody
 
 def make_home(root: Path) -> Path:
     """A home with the seeds and the hostile CR release ingested."""
-    from regelwerk.index.library import Library
+    from regelwerk.index.store.library import Library
 
     source = root / "hostile-cr.txt"
     source.write_text(HOSTILE_CR, encoding="utf-8")

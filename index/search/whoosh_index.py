@@ -1,0 +1,258 @@
+"""The whoosh index over every ingested document: schema, build, and opening it.
+
+One whoosh document per numbered section, keyword section and glossary entry. Each language
+has its own title, context and text fields analyzed by that language's analyzer (see
+``analysis``): a German section fills the ``*_de`` fields, an English one the ``*_en`` fields,
+and the keyword names linking knows are added in *both* languages to the context fields, so
+"banding" also finds the German "Bündnisfähigkeit" rules. Only keyword rules get context: a
+generic section title is not a keyword's name.
+
+The index is a derived artefact of the store (``Store.derived``): built on first use into a
+temporary directory (whoosh writes it with up to two writer processes, one segment each) and
+renamed into place, keyed by the
+documents' sha256s, so a reader never sees half an index and a crash mid-build loses nothing.
+Which documents a plain search covers (the newest CR per language plus documents without a
+newer counterpart) is fixed for a given set of documents, so it is decided here and stored as
+the ``scope`` field instead of being recomputed per query.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from whoosh import index as whoosh_index
+from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
+
+from regelwerk.index.rules.lookup import CR_KINDS, current_numbers, keyword_links
+from regelwerk.index.search.analysis import english, german
+from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.numbers import RuleNumber, lineage
+from regelwerk.ingest.model.records import ParsedDocument, Section
+
+if TYPE_CHECKING:
+    from regelwerk.index.store.library import Library
+
+#: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
+INDEX_SALT = "search9"
+LANGUAGES = ("en", "de")
+VOCAB_FILE = "vocabulary.json"
+_WORD_SPLIT = re.compile(r"\w+")
+
+
+def schema() -> Schema:
+    en, de = english(), german()
+    return Schema(
+        key=ID(stored=True, unique=True),
+        number=ID(stored=True),
+        numpath=KEYWORD(),  # the number and its ancestors: "702", "702.22", "702.22j"
+        current=ID(stored=True),
+        title=STORED(),
+        term=STORED(),
+        text=STORED(),
+        title_en=TEXT(analyzer=en),
+        title_de=TEXT(analyzer=de),
+        ctx_en=TEXT(analyzer=en),
+        ctx_de=TEXT(analyzer=de),
+        text_en=TEXT(analyzer=en),
+        text_de=TEXT(analyzer=de),
+        language=ID(stored=True),
+        document=ID(stored=True),
+        version=ID(stored=True),
+        kind=ID(stored=True),
+        scope=ID(),
+        position=NUMERIC(stored=True, sortable=True),
+    )
+
+
+def default_scope(docs: list[ParsedDocument]) -> set[tuple[str, str]]:
+    """(document id, language) pairs a search covers without --version/--all-versions.
+
+    The newest CR release per language, and every other document in a language no CR release
+    covers (today: the German seeds); an undated English excerpt is superseded by any English
+    CR release.
+    """
+    newest: dict[str, tuple[str, str]] = {}
+    for p in docs:
+        d = p.document
+        if d.kind in CR_KINDS and d.version:
+            best = newest.get(d.language)
+            if best is None or (d.version, d.kind == "cr-text") > (best[1], False):
+                newest[d.language] = (d.id, d.version)
+    out: set[tuple[str, str]] = set()
+    for p in docs:
+        d = p.document
+        for lang in _languages(p):
+            if d.kind in CR_KINDS and d.version:
+                if newest.get(lang, ("",))[0] == d.id:
+                    out.add((d.id, lang))
+            elif lang not in newest:
+                out.add((d.id, lang))
+    return out
+
+
+def _languages(parsed: ParsedDocument) -> set[str]:
+    found = {s.language for s in parsed.sections} | {g.language for g in parsed.glossary}
+    return found or set(parsed.document.language.split("+"))
+
+
+def _numpath(number: str | None) -> str:
+    return " ".join(lineage(number)) if number else ""
+
+
+def _keyword_names(library: Library) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
+    """``(document, rule number) -> (English names, German names)`` from linking's keywords."""
+    out: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    for k in keyword_links(library).keywords():
+        en = (k.en,)
+        de = tuple(k.german_names)
+        for ref in k.rules:
+            out.setdefault((ref.document, ref.number), (en, de))
+    return out
+
+
+def _assigned_numbers(library: Library, parsed: ParsedDocument) -> dict[int, tuple[str, str | None]]:
+    """``position -> (number linking gave it, current number)`` for a document that lost its
+    numbers (the excerpt seed), so its hits say where they live in the CR."""
+    if all(s.number for s in parsed.sections if s.kind in ("keyword", "paragraph")):
+        return {}
+    links = keyword_links(library)
+    assigned = links.excerpt_numbers(parsed.document.id)
+    return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
+
+
+def _records(library: Library) -> Iterator[dict[str, Any]]:
+    docs = library.store.all()
+    currents = current_numbers(library, docs)
+    names = _keyword_names(library)
+    scope = default_scope(docs)
+    for parsed in docs:
+        d = parsed.document
+        assigned = _assigned_numbers(library, parsed)
+        titles: dict[tuple[str | None, str], Section] = {}
+        for s in parsed.sections:
+            if s.number:
+                titles[(s.number, s.language)] = s
+        for s in parsed.sections:
+            if s.kind in ("front", "credits", "chapter"):
+                continue
+            ctx: dict[str, list[str]] = {"en": [], "de": []}
+            parent = titles.get((s.parent, s.language)) if s.parent else None
+            # shown with the hit: its own title, else the nearest titled ancestor's (704.5q ->
+            # "State-Based Actions"); the context field below still takes only the parent's
+            above = (titles.get((n, s.language)) for n in lineage(s.parent or ""))
+            title = s.title or next((t.title for t in above if t is not None and t.title), "")
+            rule_number = s.number if s.kind == "rule" else s.parent
+            given, given_current = assigned.get(s.position, (None, None))
+            if given is not None:
+                rn = RuleNumber.parse(given)
+                rule_number = str(rn if rn.letter is None else rn.parent)
+            kw = names.get((d.id, rule_number or ""))
+            if kw is not None:
+                # A keyword rule's title names what every subrule is about ("Trample"); a
+                # generic section's ("Life", "Counters") would pull its every subrule into
+                # any question using that word, ahead of the rule that answers it.
+                if parent is not None and parent.title and not s.title:
+                    ctx[s.language].append(parent.title)
+                ctx["en"].extend(kw[0])
+                ctx["de"].extend(kw[1])
+            if s.keyword and s.keyword != s.title:
+                ctx[s.language].append(s.keyword)
+            text = s.text if s.text != s.title else ""
+            body = "\n".join([text, *s.examples])
+            yield {
+                "key": f"{d.id}#{s.position}",
+                "number": s.number,
+                "numpath": _numpath(s.number),
+                "current": currents.get((d.id, s.number)) if s.number else given_current,
+                "title": title,
+                "term": None,
+                "text": body or s.title,
+                f"title_{s.language}": s.title or s.keyword or "",
+                "ctx_en": " ".join(ctx["en"]),
+                "ctx_de": " ".join(ctx["de"]),
+                f"text_{s.language}": body,
+                "language": s.language,
+                "document": d.id,
+                "version": d.version,
+                "kind": s.kind,
+                "scope": "default" if (d.id, s.language) in scope else "other",
+                "position": s.position,
+            }
+        for g in parsed.glossary:
+            yield {
+                "key": f"{d.id}#g{g.position}",
+                "number": None,
+                "numpath": "",
+                "current": None,
+                "title": g.term,
+                "term": g.term,
+                "text": g.text,
+                f"title_{g.language}": g.term,
+                f"text_{g.language}": g.text,
+                "language": g.language,
+                "document": d.id,
+                "version": d.version,
+                "kind": "glossary",
+                "scope": "default" if (d.id, g.language) in scope else "other",
+                "position": 100000 + g.position,
+            }
+
+
+def build_index(library: Library, folder: Path) -> None:
+    """Write the whole index (up to two writer processes, one segment each) plus the vocabulary."""
+    fields = schema()
+    names = set(fields.names())
+    ix = whoosh_index.create_in(str(folder), fields)
+    # Tokenising dominates the build; a second process nearly halves it (2.3 s -> 1.3 s for the
+    # 2026 CR). Each process keeps its own segment: merging them at commit costs more than the
+    # second process saves, and two segments cost a search well under a millisecond.
+    procs = min(2, os.cpu_count() or 1)
+    writer = ix.writer(limitmb=128, procs=procs, multisegment=procs > 1)
+    seen: Counter[str] = Counter()
+    try:
+        for rec in _records(library):
+            writer.add_document(**{k: v for k, v in rec.items() if v is not None and k in names})
+            seen.update(_WORD_SPLIT.findall(f"{rec['title']} {rec['text']}".lower()))
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    vocab: Counter[str] = Counter()
+    spelled: dict[str, tuple[int, str]] = {}
+    for word, n in seen.items():
+        if len(word) < 3 or word.isdigit():
+            continue
+        folded = fold(word)
+        vocab[folded] += n
+        if n > spelled.get(folded, (0, ""))[0]:
+            spelled[folded] = (n, word)
+    words = {w: [n, spelled[w][1]] for w, n in vocab.items()}
+    (folder / VOCAB_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+
+
+def index_dir(library: Library) -> Path:
+    """The current index directory, building it first if the documents changed."""
+    from regelwerk.index.terms.shipped import stamp
+
+    return library.store.derived(
+        "search", lambda tmp: build_index(library, tmp), salt=f"{INDEX_SALT}-{stamp()}"
+    )
+
+
+def open_index(library: Library) -> Any:
+    return whoosh_index.open_dir(str(index_dir(library)))
+
+
+def load_vocabulary(folder: Path) -> dict[str, tuple[int, str]]:
+    """``folded word -> (count, most common spelling)`` of every indexed title and text word."""
+    raw = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
+    return {w: (int(v[0]), str(v[1])) for w, v in raw.items()}
+
+
+__all__ = ["LANGUAGES", "build_index", "default_scope", "index_dir", "open_index", "schema"]

@@ -1,0 +1,65 @@
+"""What every layer shares: the records ingest produces and the vocabulary to talk about them.
+
+``ingest`` is the lowest layer and its records are everyone's input, so the shared model lives
+here and ``index``, ``engine`` and ``cli`` import it from this package (never from an ingest
+format module):
+
+- ``records``: the frozen dataclasses (Document, Section, GlossaryEntry, Card, KeywordMention,
+  IngestIssue, ParsedDocument) with their JSON round trip;
+- ``errors``: the error hierarchy under ``RegelwerkError`` (bad input is a ``ValueError``);
+- ``numbers``: rule numbers (``RuleNumber``), their order and references in text;
+- ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
+- ``format``: the ``Format`` enum of document kinds.
+"""
+
+from __future__ import annotations
+
+from regelwerk.ingest.model.errors import (
+    IngestError,
+    InputError,
+    InvalidQuery,
+    InvalidRuleNumber,
+    RegelwerkError,
+    UnknownFormat,
+    UnknownKeyword,
+    UnknownRule,
+)
+from regelwerk.ingest.model.fold import compact, fold
+from regelwerk.ingest.model.format import Format
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references, lineage
+from regelwerk.ingest.model.records import (
+    Card,
+    Document,
+    GlossaryEntry,
+    IngestIssue,
+    KeywordMention,
+    ParsedDocument,
+    Record,
+    Section,
+)
+
+__all__ = [
+    "SUBRULE_LETTERS",
+    "Card",
+    "Document",
+    "Format",
+    "GlossaryEntry",
+    "IngestError",
+    "IngestIssue",
+    "InputError",
+    "InvalidQuery",
+    "InvalidRuleNumber",
+    "KeywordMention",
+    "ParsedDocument",
+    "Record",
+    "RegelwerkError",
+    "RuleNumber",
+    "Section",
+    "UnknownFormat",
+    "UnknownKeyword",
+    "UnknownRule",
+    "compact",
+    "find_references",
+    "fold",
+    "lineage",
+]

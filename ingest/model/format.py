@@ -1,0 +1,13 @@
+"""The document formats regelwerk reads: one ingest module per value, named by ``detect``."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Format(enum.StrEnum):
+    CR_TEXT = "cr-text"
+    CR_HTML = "cr-html"
+    BILINGUAL_DUMP = "bilingual-dump"
+    GLOSSARY_DE = "glossary-de"
+    EXCERPT = "excerpt"
