@@ -14,51 +14,25 @@ from fastapi.testclient import TestClient
 
 from regelwerk.cli.web.app import create_app
 from regelwerk.cli.web.backend import Backend
+from tests.test_cr_text import MINI
 
 SCRIPT = "<script>alert('xss')</script>"
 IMG = '<img src=x onerror="alert(2)">'
 
-#: A CR release in the official text layout whose rule and glossary text carry markup.
-HOSTILE_CR = f"""\
-Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of June 1, 2020.
-
-Contents
-
-1. Game Concepts
-100. General
-Glossary
-Credits
-
-1. Game Concepts
-
-100. General
-
-100.1. These rules apply {SCRIPT}. See rule 100.1a and 702.9a-b.
-
-100.1a A subrule with {IMG} inside.
-Example: An example {SCRIPT}.
-
-7. Additional Rules
-
-702. Keyword Abilities
-
-702.9. Flying
-
-702.9a Flying is an evasion ability {IMG}.
-
-702.9b A creature with flying can't be blocked except by creatures with flying or reach.
-
-Glossary
-
-Flying
-A keyword ability {SCRIPT}. See rule 702.9.
-
-Credits
-
-Somebody
-"""
+#: A CR release in the official text layout (test_cr_text's) whose rule and glossary text
+#: carry markup, and whose references include a range ("702.9a-b").
+HOSTILE_CR = (
+    MINI.replace("rules apply. See rule 100.1a.", f"rules apply {SCRIPT}. See rule 100.1a and 702.9a-b.")
+    .replace("100.1a A subrule.", f"100.1a A subrule with {IMG} inside.")
+    .replace("Example: An example.", f"Example: An example {SCRIPT}.")
+    .replace(
+        "702.9a Flying is an evasion ability.",
+        f"702.9a Flying is an evasion ability {IMG}.\n\n"
+        "702.9b A creature with flying can't be blocked except by creatures with flying or reach.",
+    )
+    .replace("A keyword ability. See rule 702.9.", f"A keyword ability {SCRIPT}. See rule 702.9.")
+)
+assert HOSTILE_CR.count(SCRIPT) == 3 and HOSTILE_CR.count(IMG) == 2
 
 
 def make_home(root: Path) -> Path:
