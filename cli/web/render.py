@@ -27,15 +27,27 @@ def _link(number: str, label: str, version: str | None) -> str:
     return f'<a class="ref" href="{escape(rule_url(number, version))}">{label}</a>'
 
 
-def linkify(text: str | None, version: str | None = None) -> Markup:
-    """Escaped `text` with every rule reference a link to its rule page (in `version`, if given)."""
+def linkify(text: str | None, version: str | None = None, moved: tuple[str, str] | None = None) -> Markup:
+    """Escaped `text` with every rule reference a link to its rule page (in `version`, if given).
+
+    `moved` is ``(number, number today)`` for text from an old, undated document (the German
+    seed's 702.19 is 702.22 today): its references into its own rule ("siehe Regel 702.19j")
+    link to where that subrule lives today, not to what 702.19j means now.
+    """
     safe = str(escape(text or ""))
+
+    def target(number: str) -> str:
+        if moved and moved[0] != moved[1] and number.startswith(moved[0]):
+            letter = number[len(moved[0]) :]
+            if letter.isalpha():
+                return moved[1] + letter
+        return number
 
     def reference(m: re.Match[str]) -> str:
         base, letter, dash, last = m.group(1), m.group(2), m.group(3), m.group(4)
-        first = _link(base + letter, base + letter, version)
+        first = _link(target(base + letter), base + letter, version)
         if dash and letter:
-            return first + dash + _link(base + last, last, version)
+            return first + dash + _link(target(base + last), last, version)
         if dash:  # "702.22-b" is not a range; keep the text as it was
             return first + dash + last
         return first

@@ -47,6 +47,13 @@ def test_linkify_escapes_before_linking() -> None:
     assert str(linkify("702.9a", "2020-06-01")) == pinned
 
 
+def test_linkify_follows_a_moved_rule_into_its_number_today() -> None:
+    """The German seed's 702.19 is 702.22 today: its "siehe Regel 702.19j" means 702.22j."""
+    out = str(linkify("siehe Regel 702.19j und 510.1c", moved=("702.19", "702.22")))
+    assert '<a class="ref" href="/rule/702.22j">702.19j</a>' in out
+    assert 'href="/rule/510.1c"' in out
+
+
 def test_highlight_marks_only_balanced_pairs() -> None:
     assert str(highlight("«Bands» with <b>")) == "<mark>Bands</mark> with &lt;b&gt;"
     assert str(highlight("half «open")) == "half open"
