@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import typer
 
-from regelwerk.cli.output import fail
-
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback unless told)."),
@@ -17,6 +15,7 @@ def serve(
     open_browser: bool = typer.Option(False, "--open", help="Open the start page in a web browser."),
 ) -> None:
     """Serve the rules as web pages and a JSON API (read-only) until Ctrl-C."""
+    import os
     import socket
     import threading
     import webbrowser
@@ -24,11 +23,13 @@ def serve(
     import uvicorn
 
     from regelwerk.cli.web.app import create_app
+    from regelwerk.ingest.model.errors import InputError
 
     try:
         sock = socket.create_server((host, port))
     except OSError as exc:
-        fail(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})", False)
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise InputError(f"--host {host} --port {port}: cannot listen there ({reason})") from None
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}/"

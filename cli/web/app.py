@@ -133,7 +133,7 @@ def create_app(backend: Backend | None = None) -> FastAPI:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         detail = exc.detail if isinstance(exc.detail, str) else "error"
-        if exc.status_code == 404:
+        if exc.status_code == 404 and detail == "Not Found":  # no route, not a missing thing
             detail = f"no such page: {request.url.path}"
         return error(request, detail, exc.status_code)
 
@@ -255,15 +255,15 @@ def _check_number(number: str) -> None:
 
 def _check_scenario(backend: Backend, scenario: str) -> dict[str, Any]:
     """Only packaged scenarios: the library also takes a file path, which HTTP must not reach."""
+    import difflib
+
     infos: list[dict[str, Any]] = backend.call("examples")["scenarios"]
     for info in infos:
         if info["id"] == scenario:
             return info
-    import difflib
-
-    from regelwerk.engine.errors import UnknownScenario
-
-    raise UnknownScenario(scenario, difflib.get_close_matches(scenario, [i["id"] for i in infos], n=3))
+    near = difflib.get_close_matches(scenario, [i["id"] for i in infos], n=3)
+    hint = f" (did you mean {', '.join(repr(s) for s in near)}?)" if near else ""
+    raise HTTPException(404, f"no scenario {scenario!r}{hint}; expected an id from /api/examples")
 
 
 def _rule_view(backend: Backend, number: str, version: str | None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from regelwerk.cli.web.shim import Library
+from regelwerk.index.facade import Library
 
 #: Seconds between two looks at the manifest, and how long it must stay unchanged before a
 #: new snapshot is built (an ingest of N files rewrites it N times).
@@ -47,15 +47,6 @@ def status_for(exc: BaseException) -> int:
     return 400
 
 
-def _stamp(library: Any) -> tuple[int, int]:
-    """Changes whenever any process rewrites the store's manifest."""
-    try:
-        st = Path(library.store.manifest_path).stat()
-    except OSError:
-        return (0, 0)
-    return (st.st_mtime_ns, st.st_size)
-
-
 def warm(library: Any) -> None:
     """Build what the first request would otherwise build: rule table, links, search index."""
     from regelwerk.ingest.model.errors import RegelwerkError
@@ -78,7 +69,7 @@ class Backend:
         self._home = home
         self._factory = factory
         self._snapshot = factory(home)
-        self._stamp = _stamp(self._snapshot)
+        self._stamp = self._snapshot.stamp()
         self._seen = self._stamp
         self._seen_at = time.monotonic()
         self._checked = 0.0
@@ -94,7 +85,7 @@ class Backend:
         now = time.monotonic()
         if now - self._checked >= CHECK_INTERVAL and not self._refreshing:
             self._checked = now
-            stamp = _stamp(self._snapshot)
+            stamp = self._snapshot.stamp()
             if stamp != self._seen:
                 self._seen, self._seen_at = stamp, now
             elif stamp != self._stamp and now - self._seen_at >= SETTLE:

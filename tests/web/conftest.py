@@ -37,13 +37,13 @@ assert HOSTILE_CR.count(SCRIPT) == 3 and HOSTILE_CR.count(IMG) == 2
 
 def make_home(root: Path) -> Path:
     """A home with the seeds and the hostile CR release ingested."""
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.facade import Library
 
     source = root / "hostile-cr.txt"
     source.write_text(HOSTILE_CR, encoding="utf-8")
     home = root / "home"
     report = Library(home).ingest([source])
-    assert not report.errors, report.errors
+    assert not report["errors"], report["errors"]
     return home
 
 
