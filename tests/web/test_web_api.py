@@ -121,3 +121,14 @@ def test_offline_docs_page(client: TestClient) -> None:
     assert page.status_code == 200
     assert "/api/search" in page.text and "/openapi.json" in page.text
     assert "https://" not in page.text and "http://" not in page.text
+
+
+def test_serve_says_when_it_cannot_listen() -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli_app, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    said = f"error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use)"
+    assert said in result.output
