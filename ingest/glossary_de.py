@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from regelwerk.ingest.common import document_id, new_document, normalize_quotes
 from regelwerk.ingest.decode import decode
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import find_references
 from regelwerk.ingest.model.records import (
     Card,
@@ -43,7 +44,7 @@ from regelwerk.ingest.model.records import (
     Section,
 )
 
-KIND = "glossary-de"
+KIND = Format.GLOSSARY_DE
 
 Line = tuple[int, str]  # (1-based line number, text)
 
