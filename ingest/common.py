@@ -10,7 +10,11 @@ from regelwerk.ingest.model.ids import sha256, slug
 from regelwerk.ingest.model.records import Document
 from regelwerk.ingest.model.releases import CR_KINDS
 
-__all__ = ["document_id", "new_document", "normalize_quotes", "sha256", "slug", "strip_italics"]
+#: A logical line of a document: (1-based source line number, text). Blank text separates blocks.
+Line = tuple[int, str]
+
+__all__ = ["Line", "document_id", "new_document", "normalize_quotes", "sha256", "slug", "strip_italics"]
+
 
 def document_id(kind: Format, version: str | None, source: str, language: str = "en") -> str:
     """Stable id: a CR release is identified by its date, anything else by its file name.

@@ -21,14 +21,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import new_document, strip_italics
+from regelwerk.ingest.common import Line, new_document, strip_italics
 from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import RuleNumber, find_references
 from regelwerk.ingest.model.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
-
-#: A logical line: (1-based source line number, text). Blank text separates blocks.
-Line = tuple[int, str]
 
 _CHAPTER = re.compile(r"^([1-9])\.\s+(\S.*)$")
 _SECTION = re.compile(r"^([1-9]\d{2})\.\s+(\S.*)$")

@@ -8,7 +8,8 @@ Document. Line numbers in every record are 1-based lines of the newline-normalis
 
 from __future__ import annotations
 
-from regelwerk.ingest.cr_structure import Line, parse_release
+from regelwerk.ingest.common import Line
+from regelwerk.ingest.cr_structure import parse_release
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.records import IngestIssue, ParsedDocument

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import document_id, new_document
+from regelwerk.ingest.common import Line, document_id, new_document
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.model import stemming
 from regelwerk.ingest.model.format import Format
@@ -43,7 +43,6 @@ from regelwerk.ingest.model.records import KeywordMention, ParsedDocument, Secti
 
 KIND = Format.EXCERPT
 
-Line = tuple[int, str]
 
 _HEADING_MAX = 40
 #: A heading ends without sentence punctuation ("For Mirrodin!" keeps its "!").
