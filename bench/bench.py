@@ -89,10 +89,10 @@ def main() -> int:
     os.environ["REGELWERK_HOME"] = str(home)
     env = {**os.environ, "REGELWERK_HOME": str(home)}
 
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
     start = time.perf_counter()
-    library = Library()  # ingests the seeds
+    library = Corpus()  # ingests the seeds
     seeded = time.perf_counter()
     report = library.ingest([NEWEST])
     assert not report.errors, report.errors

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from pathlib import PurePath
 
+from regelwerk.ingest.model.ids import sha256, slug
 from regelwerk.ingest.model.records import Document
 
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def slug(text: str) -> str:
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return _SLUG.sub("-", ascii_text.lower()).strip("-") or "document"
-
+__all__ = ["document_id", "new_document", "normalize_quotes", "sha256", "slug", "strip_italics"]
 
 def document_id(kind: str, version: str | None, source: str, language: str = "en") -> str:
     """Stable id: a CR release is identified by its date, anything else by its file name.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regelwerk.index.linking.keyword_index import keyword_index
-from regelwerk.index.store.library import Library
+from regelwerk.index.store.corpus import Corpus
 from regelwerk.index.terms.aliases import STATUSES, load_aliases, parse_aliases, senses, target
 from regelwerk.index.terms.lookup import lookup
 from regelwerk.index.terms.names import both_names, german_name, glossed, other_name
@@ -57,7 +57,7 @@ def test_mill_has_its_printed_german_name() -> None:
 def test_term_lookup_gives_every_sense_and_whose_word_it_is(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    index = keyword_index(Library(tmp_path_factory.mktemp("home")))
+    index = keyword_index(Corpus(tmp_path_factory.mktemp("home")))
     counter = lookup(index, "counter")
     assert [(m.keyword.en if m.keyword else None, m.how, m.score) for m in counter[:2]] == [
         ("Counter", "exact", 100.0), ("Counters", "sense", 100.0)

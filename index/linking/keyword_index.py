@@ -28,7 +28,7 @@ from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
 #: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
 SCHEMA = 3
@@ -165,7 +165,7 @@ def _load(path: Path) -> KeywordIndex:
     return KeywordIndex(Linked.from_dict(json.loads((path / _FILE).read_text(encoding="utf-8"))))
 
 
-def keyword_index(library: Library) -> KeywordIndex:
+def keyword_index(library: Corpus) -> KeywordIndex:
     """The linked keywords of `library`'s documents, built on first use per fingerprint."""
     store = library.store
 

@@ -31,9 +31,9 @@ from typing import Any, TypeVar
 
 from regelwerk.index.linking.keyword import AssignedNumber, CardRef, Era, Keyword, RuleRef, TextRef
 from regelwerk.index.terms.table import TermRow
-from regelwerk.ingest.common import slug
 from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact, fold
+from regelwerk.ingest.model.ids import slug
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument, Section
 

@@ -31,7 +31,7 @@ from regelwerk.ingest.model.records import ParsedDocument
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules3"
@@ -45,7 +45,7 @@ class UnknownVersion(InputError):
 # -- current numbers ----------------------------------------------------------------------
 
 
-def keyword_links(library: Library) -> KeywordIndex:
+def keyword_links(library: Corpus) -> KeywordIndex:
     """Linking's keyword index (imported here, not at module level: most lookups never build it)."""
     from regelwerk.index.linking.keyword_index import keyword_index
 
@@ -62,7 +62,7 @@ def newest_cr(docs: Iterable[ParsedDocument], language: str = "en") -> ParsedDoc
     return max(crs, key=lambda p: (p.document.version or "", p.document.kind == "cr-text"), default=None)
 
 
-def current_numbers(library: Library, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
+def current_numbers(library: Corpus, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
     """``(document id, number) -> number in the newest English CR`` for every numbered section.
 
     The newest English CR maps to itself; every other document asks linking.
@@ -101,7 +101,7 @@ def _doc_rank(parsed: ParsedDocument) -> int:
     return 0
 
 
-def build_rules_table(library: Library, folder: Path) -> None:
+def build_rules_table(library: Corpus, folder: Path) -> None:
     docs = library.store.all()
     currents = current_numbers(library, docs)
     con = sqlite3.connect(folder / "rules.sqlite")
@@ -146,7 +146,7 @@ def _parses(number: str) -> bool:
     return True
 
 
-def rules_table(library: Library) -> sqlite3.Connection:
+def rules_table(library: Corpus) -> sqlite3.Connection:
     """A read connection to the derived rules table, building it on first use."""
     from regelwerk.index.terms.shipped import stamp
 
@@ -204,7 +204,7 @@ class RuleView:
         }
 
 
-def lookup(library: Library, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
+def lookup(library: Corpus, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
     """The rule `query` names ("702.22", "rule 702.22 j", "CR 510.1c", "Regel 702.19").
 
     Default: the newest English version that has it (the German documents only with

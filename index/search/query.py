@@ -46,7 +46,7 @@ from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
 #: names of a keyword rule in both languages), then its text.
@@ -72,7 +72,7 @@ _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE
 class SearchEngine:
     """An open index plus what query building needs; reuse one for many queries."""
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Corpus) -> None:
         self.library = library
         folder = index_dir(library)
         from whoosh import index as whoosh_index
@@ -478,7 +478,7 @@ def _reads_german(words: list[str]) -> bool:
 
 
 def search(
-    library: Library,
+    library: Corpus,
     query: str,
     *,
     limit: int = 10,

@@ -36,7 +36,7 @@ from regelwerk.ingest.model.numbers import RuleNumber, lineage
 from regelwerk.ingest.model.records import ParsedDocument, Section
 
 if TYPE_CHECKING:
-    from regelwerk.index.store.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
 INDEX_SALT = "search9"
@@ -105,7 +105,7 @@ def _numpath(number: str | None) -> str:
     return " ".join(lineage(number)) if number else ""
 
 
-def _keyword_names(library: Library) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
+def _keyword_names(library: Corpus) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
     """``(document, rule number) -> (English names, German names)`` from linking's keywords."""
     out: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for k in keyword_links(library).keywords():
@@ -116,7 +116,7 @@ def _keyword_names(library: Library) -> dict[tuple[str, str], tuple[tuple[str, .
     return out
 
 
-def _assigned_numbers(library: Library, parsed: ParsedDocument) -> dict[int, tuple[str, str | None]]:
+def _assigned_numbers(library: Corpus, parsed: ParsedDocument) -> dict[int, tuple[str, str | None]]:
     """``position -> (number linking gave it, current number)`` for a document that lost its
     numbers (the excerpt seed), so its hits say where they live in the CR."""
     if all(s.number for s in parsed.sections if s.kind in ("keyword", "paragraph")):
@@ -126,7 +126,7 @@ def _assigned_numbers(library: Library, parsed: ParsedDocument) -> dict[int, tup
     return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
 
 
-def _records(library: Library) -> Iterator[dict[str, Any]]:
+def _records(library: Corpus) -> Iterator[dict[str, Any]]:
     docs = library.store.all()
     currents = current_numbers(library, docs)
     names = _keyword_names(library)
@@ -204,7 +204,7 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
             }
 
 
-def build_index(library: Library, folder: Path) -> None:
+def build_index(library: Corpus, folder: Path) -> None:
     """Write the whole index (up to two writer processes, one segment each) plus the vocabulary."""
     fields = schema()
     names = set(fields.names())
@@ -236,7 +236,7 @@ def build_index(library: Library, folder: Path) -> None:
     (folder / VOCAB_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
 
 
-def index_dir(library: Library) -> Path:
+def index_dir(library: Corpus) -> Path:
     """The current index directory, building it first if the documents changed."""
     from regelwerk.index.terms.shipped import stamp
 
@@ -245,7 +245,7 @@ def index_dir(library: Library) -> Path:
     )
 
 
-def open_index(library: Library) -> Any:
+def open_index(library: Corpus) -> Any:
     return whoosh_index.open_dir(str(index_dir(library)))
 
 

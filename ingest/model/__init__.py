@@ -9,7 +9,8 @@ format module):
 - ``errors``: the error hierarchy under ``RegelwerkError`` (bad input is a ``ValueError``);
 - ``numbers``: rule numbers (``RuleNumber``), their order and references in text;
 - ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
-- ``format``: the ``Format`` enum of document kinds.
+- ``format``: the ``Format`` enum of document kinds;
+- ``ids``: content hashes and slugs for ids.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from regelwerk.ingest.model.errors import (
 )
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.format import Format
+from regelwerk.ingest.model.ids import sha256, slug
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references, lineage
 from regelwerk.ingest.model.records import (
     Card,
@@ -62,4 +64,6 @@ __all__ = [
     "find_references",
     "fold",
     "lineage",
+    "sha256",
+    "slug",
 ]

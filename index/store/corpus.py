@@ -1,6 +1,7 @@
-"""The library object every command goes through: the store plus the shipped seeds.
+"""The corpus: the stored documents plus the shipped seeds, what every index part reads.
 
-Opening a library makes sure the embedded seed documents are ingested (first use, or a newer
+Callers outside ``index`` use the facade (``regelwerk.index.facade.Library``), which opens one.
+Opening a corpus makes sure the embedded seed documents are ingested (first use, or a newer
 package with changed seeds), so ``regelwerk docs`` lists them right after install.
 """
 
@@ -14,8 +15,8 @@ from typing import Any
 
 from regelwerk.index.store.disk import Store
 from regelwerk.index.store.home import home_dir
-from regelwerk.ingest.common import sha256
 from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.ids import sha256
 from regelwerk.ingest.model.records import ParsedDocument
 
 
@@ -45,7 +46,9 @@ def seed_files() -> list[tuple[str, bytes]]:
     return out
 
 
-class Library:
+class Corpus:
+    """The document store under ``home``, with the seeds ingested on first use."""
+
     def __init__(self, home: Path | None = None, *, seed: bool = True) -> None:
         self.home = home or home_dir()
         self.store = Store(self.home)

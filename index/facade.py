@@ -1,0 +1,197 @@
+"""The library facade: the one object the CLI and the web server call.
+
+Each method does one user-level thing and returns the exact ``--json`` payload of the matching
+command as a plain dict, without the ``"ok"`` key (the caller adds the envelope): the CLI renders
+the dict with rich, the web server with a template or sends it as JSON. Bad input raises a
+``RegelwerkError`` subclass (``regelwerk.ingest.model``); callers map it to their error envelope
+once, in one place.
+
+Heavy imports (whoosh for search, bs4 for ingest, the engine for examples) stay inside the
+methods, so ``Library().rule(...)`` starts fast. The corpus is opened (and the shipped seeds
+ingested) on first use, not when the object is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from regelwerk.ingest.model.errors import IngestError, InputError, RegelwerkError
+from regelwerk.ingest.model.numbers import lineage
+
+if TYPE_CHECKING:
+    from regelwerk.engine.rulebook import RuleBook
+    from regelwerk.index.store.corpus import Corpus
+
+__all__ = ["Library", "LibraryRuleBook"]
+
+
+class Library:
+    """The rules library under ``home`` (default: ``REGELWERK_HOME`` or the user data directory)."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self._home = home
+        self._corpus: Corpus | None = None
+
+    @property
+    def corpus(self) -> Corpus:
+        """The stored documents, with the seeds ingested on first use."""
+        if self._corpus is None:
+            from regelwerk.index.store.corpus import Corpus
+
+            self._corpus = Corpus(self._home)
+        return self._corpus
+
+    @property
+    def home(self) -> Path:
+        return self.corpus.home
+
+    # -- read ------------------------------------------------------------------------------------
+    def rule(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
+        """``{"rule": ...}``: the rule `query` names, with subrules, examples and references."""
+        from regelwerk.index.rules.lookup import lookup
+
+        return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
+
+    def search(
+        self,
+        query: str,
+        lang: str | None = None,
+        limit: int = 10,
+        version: str | None = None,
+        all_versions: bool = False,
+    ) -> dict[str, Any]:
+        """``{"query", "hits", "notes", ...}``: ranked hits across both languages (or only `lang`)."""
+        from regelwerk.index.search.query import search
+
+        if version is not None and all_versions:
+            raise InputError("use either a version or all versions, not both")
+        found = search(self.corpus, query, limit=limit, version=version, all_versions=all_versions, lang=lang)
+        return found.to_dict()
+
+    def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """``{"query", "matches", "eras"}``: keyword or card matches, best first, and how each
+        undated document shown was dated (the reason in the reader's language)."""
+        from regelwerk.index.linking.keyword_index import keyword_index
+        from regelwerk.index.terms.lookup import lookup
+
+        index = keyword_index(self.corpus)
+        matches = [m.to_dict() for m in lookup(index, query, limit)]
+        eras: dict[str, dict[str, Any]] = {}
+        for m in matches:
+            for ref in m.get("documents", ()):
+                era = index.era(ref["document"])
+                if era is not None:
+                    eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
+        return {"query": query.strip(), "matches": matches, "eras": eras}
+
+    def docs(self) -> dict[str, Any]:
+        """``{"documents", "home"}``: every stored document, newest CR releases first."""
+        return {"documents": self.corpus.documents(), "home": str(self.home)}
+
+    # -- worked examples -------------------------------------------------------------------------
+    def examples(self) -> dict[str, Any]:
+        """``{"scenarios": [...]}``: the packaged scenarios with their titles and sources."""
+        from regelwerk.engine.scenario import list_scenarios
+
+        return {"scenarios": [s.to_dict() for s in list_scenarios()]}
+
+    def example(self, name_or_path: str | None, lang: str | None = None) -> dict[str, Any]:
+        """``{"scenarios": [...]}``: play one scenario (id or file path), or all packaged ones
+        when `name_or_path` is None, narrated in `lang` (default German)."""
+        from regelwerk.engine.runner import run_scenario
+        from regelwerk.engine.scenario import load_packaged, resolve_scenario
+
+        book = self.rulebook()
+        scenarios = load_packaged() if name_or_path is None else [resolve_scenario(name_or_path)]
+        return {"scenarios": [run_scenario(s, lang or "de", book).to_dict() for s in scenarios]}
+
+    def rulebook(self) -> RuleBook:
+        """Rule titles for the engine's narration, from this library's rules."""
+        return LibraryRuleBook(self)
+
+    # -- write -----------------------------------------------------------------------------------
+    def ingest(
+        self,
+        paths: Iterable[str | Path],
+        fmt: str | None = None,
+        strict: bool = False,
+        progress: Callable[[Path], None] | None = None,
+    ) -> dict[str, Any]:
+        """``{"documents", "unchanged", "errors"}``: parse and store each file; a bad file is
+        listed under ``errors`` and the rest go on. Raises when no file could be ingested."""
+        from regelwerk.ingest import expand_paths
+
+        given = [Path(p) for p in paths]
+        for p in given:
+            if not p.exists():
+                raise IngestError(str(p), "no such file or directory")
+        files = expand_paths(given)
+        if not files:
+            raise IngestError(", ".join(map(str, given)), "no .txt, .htm or .html documents found")
+        report = self.corpus.ingest(files, fmt, progress=progress, strict=strict)
+        if report.errors and not report.documents:
+            if len(report.errors) == 1:
+                raise report.errors[0]
+            raise InputError("; ".join(str(e) for e in report.errors))
+        return report.to_dict()
+
+    def files(self, paths: Iterable[str | Path]) -> list[Path]:
+        """The document files an ingest of `paths` would read (directories expanded)."""
+        from regelwerk.ingest import expand_paths
+
+        return expand_paths(paths)
+
+
+class LibraryRuleBook:
+    """Rule titles from the ingested rules (the newest CR), falling back up the number tree.
+
+    A subrule has no title of its own, so "702.22j" asks 702.22j, then 702.22, then 702 and
+    keeps the first answer that reads like a heading. Failures mean "no title", never an error:
+    a trace without titles is still a correct trace.
+    """
+
+    def __init__(self, library: Library | None = None) -> None:
+        self._library = library
+        self._cache: dict[tuple[str, str], str | None] = {}
+        self._terms: dict[str, tuple[str, str]] | None = None
+
+    def title(self, number: str, lang: str) -> str | None:
+        key = (number, lang)
+        if key not in self._cache:
+            german = self._from_terms(number, "de") if lang == "de" else None
+            self._cache[key] = german or self._find(number, lang) or self._from_terms(number, "en")
+        return self._cache[key]
+
+    def _from_terms(self, number: str, lang: str) -> str | None:
+        """The term tables name every keyword and the turn-structure sections by current
+        number, in both languages: titles even before any CR is ingested, German ones in
+        German traces."""
+        from regelwerk.index.terms.shipped import load_terms
+
+        if self._terms is None:
+            self._terms = {}
+            for row in load_terms():  # file order: a section's own title comes first
+                # Ability words are examples listed in 207.2c, not its title ("Adamant").
+                if row.number and row.kind != "ability_word":
+                    self._terms.setdefault(row.number, (row.en, row.de))
+        for n in lineage(number):
+            names = self._terms.get(n)
+            if names is not None:
+                return names[1] if lang == "de" else names[0]
+        return None
+
+    def _find(self, number: str, lang: str) -> str | None:
+        from regelwerk.index.rules.lookup import lookup
+
+        if self._library is None:
+            self._library = Library()
+        for n in lineage(number):
+            try:
+                title = lookup(self._library.corpus, n, lang=lang).title
+            except (RegelwerkError, OSError):
+                continue
+            if title and len(title) <= 60 and not title.endswith((".", ":")):
+                return str(title)
+        return None
