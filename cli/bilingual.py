@@ -50,12 +50,10 @@ def pairs(en: dict[str, Any], de: dict[str, Any]) -> list[tuple[str, str]]:
     for key, text in paragraphs(de):
         de_by_key.setdefault(key, []).append(text)
     out: list[tuple[str, str]] = []
-    used: set[str] = set()
     for key, text in paragraphs(en):
         german = de_by_key.get(key, [])
         out.append((text, german.pop(0) if german else ""))
-        used.add(key)
-    for key, rest in de_by_key.items():  # German paragraphs English lacks, at the end
+    for rest in de_by_key.values():  # German paragraphs English lacks, at the end
         out.extend(("", text) for text in rest)
     return out
 
@@ -66,8 +64,7 @@ def render_both(con: Console, en: dict[str, Any], de: dict[str, Any]) -> None:
     from rich.text import Text
 
     rows = pairs(en, de)
-    head_en = f"{en['number']} {titled(en['title'], en.get('names'), 'en')} ({en['version'] or en['document']})"
-    head_de = f"{de['number']} {titled(de['title'], de.get('names'), 'de')} ({de['version'] or de['document']})"
+    head_en, head_de = heading(en), heading(de)
     if con.width >= SIDE_BY_SIDE_WIDTH:
         table = Table(show_edge=False, box=None, padding=(0, 2), expand=True)
         table.add_column(Text(head_en, style="bold"), ratio=1)
@@ -83,6 +80,12 @@ def render_both(con: Console, en: dict[str, Any], de: dict[str, Any]) -> None:
             con.print(Text(f"EN {left}"))
         if right:
             con.print(Text(f"DE {right}", style="italic"))
+
+
+def heading(rule: dict[str, Any]) -> str:
+    """"702.22 Banding · Bündnis (2026-04-17)"."""
+    title = titled(rule["title"], rule.get("names"), rule["language"])
+    return f"{rule['number']} {title} ({rule['version'] or rule['document']})"
 
 
 def gloss_line(glosses: list[dict[str, str]]) -> str:

@@ -4,8 +4,9 @@
     python tools/i18n.py --check    # exit 1 if the .po lacks a message or the .mo is stale
 
 Messages come from three places: ``_()``, ``ngettext()`` and ``N_()`` calls in ``cli/`` and
-``N_()`` message templates in ``index/`` (Babel's Python extractor), every help text of the typer command tree (command docstrings and
-option help, read from the built click commands so none is missed), and the handful of
+``N_()`` message templates in ``index/`` (Babel's Python extractor), every help text of the
+typer command tree (command docstrings and option help, read from the built click commands so
+none is missed), and the handful of
 click/typer words that typer looks up through the stdlib's global ``gettext`` ("Options",
 "Commands", ...). New messages land in the ``.po`` untranslated; translate them there and run
 the script again. The ``.mo`` is committed and shipped as package data; the tests check that it
