@@ -91,4 +91,4 @@ def heading(rule: dict[str, Any]) -> str:
 def gloss_line(glosses: list[dict[str, str]]) -> str:
     """"German terms: deathtouch = Todesberührung, ..." for English text shown to a German reader."""
     body = ", ".join(f"{g['en']} = {g['de']}" for g in glosses)
-    return f"{_('German terms')}: {body}"
+    return _("German terms: {terms}").format(terms=body)

@@ -157,6 +157,12 @@ class Commands(TyperGroup):
     ) -> NoReturn:
         argv = list(sys.argv[1:] if args is None else args)
         extra["standalone_mode"] = False
+        from regelwerk.cli import i18n
+
+        # the interface language must be known before click formats any help text
+        i18n.use(i18n.detect(argv, os.environ))
+        i18n.localize(self)
+        i18n.install_for_typer()
         try:
             rc = super().main(argv, prog_name, **extra)
             # click returns the exit code of a typer.Exit instead of raising it in this mode

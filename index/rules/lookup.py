@@ -201,17 +201,28 @@ class RuleView:
             "elsewhere": list(self.elsewhere),
             "names": dict(self.names),
             "glosses": [{"en": en, "de": de} for en, de in self.glosses],
+            "citation": self.citation,
         }
 
+    @property
+    def citation(self) -> str:
+        """How to cite it: "CR 702.19b (2026-04-17)"; an undated document by its id."""
+        return f"CR {self.number} ({self.version or self.document})"
 
-def lookup(library: Corpus, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
+
+def lookup(
+    library: Corpus, query: str, *, version: str | None = None, lang: str | None = None, today: bool = False
+) -> RuleView:
     """The rule `query` names ("702.22", "rule 702.22 j", "CR 510.1c", "Regel 702.19").
 
     Default: the newest English version that has it (the German documents only with
     ``lang="de"`` or when no English one does). Raises InvalidRuleNumber for a malformed
     number, UnknownVersion for a version nobody has, UnknownRule for a number in no document.
+    ``today=True``: `query` is a number of the newest rules; in another release or language
+    the rule that is that number today is shown (the German 702.19 for today's 702.22).
     """
     number, notes, by_term = _resolve(query)
+    by_term = by_term or today
     gloss = False
     con = rules_table(library)
     try:
