@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from regelwerk.ingest.cr_structure import DATE_PHRASE
 from regelwerk.ingest.model.format import Format
 
 __all__ = ["Format", "detect"]  # Format lives in the shared model; re-exported for callers of detect
@@ -16,7 +17,7 @@ __all__ = ["Format", "detect"]  # Format lives in the shared model; re-exported 
 _HTML = re.compile(rb"<\s*(?:!doctype\s+html|html|body|p\s|p>|div|meta)", re.IGNORECASE)
 #: 2011-era files mark italics with underscores: "_Magic: The Gathering_ Comprehensive Rules".
 _CR_HEADER = re.compile(r"Magic: The Gathering_?(?:®|\(R\)|\xae)?\s+Comprehensive Rules")
-_EFFECTIVE = re.compile(r"These rules are effective as of", re.IGNORECASE)
+_EFFECTIVE = re.compile(DATE_PHRASE, re.IGNORECASE)
 _DE_RULE = re.compile(r"^\d{3}\.\d+[a-z]? \S", re.MULTILINE)
 _EN_RULE = re.compile(r"^\d{3}\.\d+[a-z]?\. \S", re.MULTILINE)
 _GERMAN_MARKERS = ("Kartenbeispiel", "Manakosten:", "Beispiel:")

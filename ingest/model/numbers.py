@@ -147,16 +147,24 @@ _DOTTED = re.compile(r"(?<![\d.])([1-9]\d{2}\.\d+[a-z]?)(?![\d])(?:\s*[-\u2013]\
 _BARE = re.compile(r"\b(?:rules?|section|regeln?|abschnitt)\s+([1-9]\d{2})(?!\d)(?!\.\d)", re.IGNORECASE)
 
 
+_ANY_NUMBER = re.compile(r"[1-9]\d{2}")
+_BARE_WORDS = ("rule", "section", "regel", "abschnitt")
+
+
 def find_references(text: str) -> tuple[str, ...]:
     """Rule numbers mentioned in running text, in order, without duplicates."""
     found: list[tuple[int, str]] = []
+    if not _ANY_NUMBER.search(text):  # most rule texts cite nothing: skip the slower scans
+        return ()
     for m in _DOTTED.finditer(text):
         found.append((m.start(), m.group(1)))
         if m.group(2):
             base = RuleNumber.parse(m.group(1))
             found.append((m.start() + 1, f"{base.section}.{base.rule}{m.group(2)}"))
-    for m in _BARE.finditer(text):
-        found.append((m.start(1), m.group(1)))
+    lower = text.lower()
+    if any(word in lower for word in _BARE_WORDS):
+        for m in _BARE.finditer(text):
+            found.append((m.start(1), m.group(1)))
     seen: dict[str, None] = {}
     for _, raw in sorted(found):
         try:
