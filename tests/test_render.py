@@ -78,9 +78,9 @@ def test_search_hit_keeps_square_brackets_and_marks_matches() -> None:
         "language": "en", "version": None, "document": "rule-702-19-banding-de-en",
         "snippet": "both a [quality] creature with «banding»",
     }]})
-    assert _lines(out) == [
-        "702.19j Banding  (rule-702-19-banding-de-en, en)  today 702.22j",
-        "    both a [quality] creature with banding",
+    assert _lines(out) == [  # grouped under its rule, the subrule's number before its snippet
+        "702.19 Banding  (rule-702-19-banding-de-en, en)  today 702.22",
+        "    702.19j both a [quality] creature with banding",
     ]
 
 
