@@ -78,7 +78,10 @@ def docs(json_mode: JsonOption = False) -> None:
         from regelwerk.cli.tables import documents_table
 
         con.print(documents_table(data["documents"]))
-        con.print(f"store: {data['home']} (set REGELWERK_HOME to use another)", markup=False, soft_wrap=True)
+        from regelwerk.cli.i18n import _
+
+        line = _("store: {home} (set REGELWERK_HOME to use another)").format(home=data["home"])
+        con.print(line, markup=False, soft_wrap=True)
 
     emit(data, json_mode, render)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from regelwerk.cli.i18n import _
 from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
@@ -43,9 +44,11 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
     def render(con: Any) -> None:
         from regelwerk.cli.tables import documents_table
 
-        con.print(documents_table(data["documents"], title="Ingested"))
+        con.print(documents_table(data["documents"], title=_("Ingested")))
         for doc_id in data["unchanged"]:
-            con.print(f"{doc_id}: unchanged (same sha256), nothing to do")
+            con.print(_("{document}: unchanged (same sha256), nothing to do").format(document=doc_id))
+        for skip in data.get("skipped", ()):
+            con.print(_("skipped {path}: {reason}").format(**skip), markup=False, highlight=False)
         for summary in data["documents"]:
             issues = summary["issues"]
             for issue in issues[:SHOWN_ISSUES]:

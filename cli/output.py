@@ -101,7 +101,12 @@ def emit(data: dict[str, Any], json_mode: bool, render: Callable[[Console], None
 
 
 def error_text(message: str) -> str:
-    return message if message.startswith("error:") else f"error: {message}"
+    """``error: MESSAGE``, the prefix in the interface language (``Fehler:``)."""
+    from regelwerk.cli.i18n import _
+
+    if message.startswith("error:"):
+        return message
+    return _("error: {message}").format(message=message)
 
 
 def report(message: str, json_mode: bool) -> None:

@@ -171,13 +171,33 @@ class Library:
             if len(report.errors) == 1:
                 raise report.errors[0]
             raise InputError("; ".join(str(e) for e in report.errors))
-        return report.to_dict()
+        return {**report.to_dict(), "skipped": skipped_files(given, files)}
 
     def files(self, paths: Iterable[str | Path]) -> list[Path]:
         """The document files an ingest of `paths` would read (directories expanded)."""
         from regelwerk.ingest import expand_paths
 
         return expand_paths(paths)
+
+
+def skipped_files(given: list[Path], taken: list[Path]) -> list[dict[str, str]]:
+    """The files inside the given directories that an ingest passed over, and why."""
+    from regelwerk.ingest import CARD_SUFFIXES, DOCUMENT_SUFFIXES
+
+    chosen = {p.resolve() for p in taken}
+    out: list[dict[str, str]] = []
+    for folder in (p for p in given if p.is_dir()):
+        for f in sorted(folder.rglob("*")):
+            if not f.is_file() or f.resolve() in chosen:
+                continue
+            suffix = f.suffix.lower()
+            if suffix in CARD_SUFFIXES:
+                reason = f"a {suffix} file that is not an MTGJSON card file"
+            else:
+                kinds = ", ".join(sorted(DOCUMENT_SUFFIXES))
+                reason = f"not a rules document ({suffix or 'no suffix'}; expected {kinds} or MTGJSON cards)"
+            out.append({"path": str(f), "reason": reason})
+    return out
 
 
 class LibraryRuleBook:
