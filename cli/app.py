@@ -52,19 +52,25 @@ def regelwerk(
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Rule documents or directories of them."),
+    paths: list[Path] = typer.Argument(
+        ..., help="Rule documents, MTGJSON card files, or directories of them."
+    ),
     fmt: str | None = typer.Option(
         None, "--format", help="Force a format: cr-text, cr-html, bilingual-dump, glossary-de, excerpt."
     ),
     strict: bool = typer.Option(
         False, "--strict", help="Refuse a file with any line the parser could not place."
     ),
+    follow_symlinks: bool = typer.Option(
+        False, "--follow-symlinks", help="Also read symbolic links found inside directories."
+    ),
     json_mode: JsonOption = False,
 ) -> None:
-    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps)."""
+    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps) and
+    MTGJSON card files (set files or AllPrintings; .json, .gz, .xz, .bz2, .zip)."""
     from regelwerk.cli.ingest_view import run_ingest
 
-    run_ingest(paths, fmt, json_mode, strict=strict)
+    run_ingest(paths, fmt, json_mode, strict=strict, follow_symlinks=follow_symlinks)
 
 
 @app.command()
@@ -88,9 +94,10 @@ def docs(json_mode: JsonOption = False) -> None:
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import example, rule, search, term
+    from regelwerk.cli import card, example, rule, search, term
 
     rule.register(app)
+    card.register(app)
     search.register(app)
     term.register(app)
     app.add_typer(example.app, name="example", help=example.__doc__)

@@ -15,7 +15,14 @@ from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 SHOWN_ISSUES = 3
 
 
-def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: bool = False) -> None:
+def run_ingest(
+    paths: list[Path],
+    fmt: str | None,
+    json_mode: bool,
+    *,
+    strict: bool = False,
+    follow_symlinks: bool = False,
+) -> None:
     from regelwerk.index.facade import Library
     from regelwerk.ingest.model.format import Format
 
@@ -23,7 +30,7 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
         choices = ", ".join(f.value for f in Format)
         bad_usage(f"--format: {fmt!r} is not a format; expected one of {choices}")
     library = Library()
-    files = library.files(paths)
+    files = library.files(paths, follow_symlinks=follow_symlinks)
     if not json_mode and sys.stderr.isatty() and len(files) > 1:
         from rich.progress import Progress
 
@@ -37,18 +44,20 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
                 name = escape(safe_text(path.name))
                 bar.update(task, description=f"ingesting {name}", advance=1)
 
-            data = library.ingest(paths, fmt, strict=strict, progress=step)
+            data = library.ingest(paths, fmt, strict=strict, progress=step, follow_symlinks=follow_symlinks)
     else:
-        data = library.ingest(paths, fmt, strict=strict)
+        data = library.ingest(paths, fmt, strict=strict, follow_symlinks=follow_symlinks)
 
     def render(con: Any) -> None:
         from regelwerk.cli.tables import documents_table
 
         con.print(documents_table(data["documents"], title=_("Ingested")))
         for doc_id in data["unchanged"]:
-            con.print(_("{document}: unchanged (same sha256), nothing to do").format(document=doc_id))
-        for skip in data.get("skipped", ()):
-            con.print(_("skipped {path}: {reason}").format(**skip), markup=False, highlight=False)
+            con.print(_("{document}: unchanged (same sha256), nothing to do").format(document=doc_id),
+                      markup=False)
+        for skip in data["skipped"]:
+            con.print(_("note: {message}").format(message=skip), markup=False, highlight=False,
+                      soft_wrap=True)
         for summary in data["documents"]:
             issues = summary["issues"]
             for issue in issues[:SHOWN_ISSUES]:

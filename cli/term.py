@@ -137,13 +137,17 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
     alias = m.get("alias")
     if alias:  # a word people say: whose word it is, and the evidence
         line(f"  {alias['word']}: {t.get(alias['status'], alias['status'])} ({alias['note']})")
+    if m["kind"] == "card" and m.get("card"):  # a card of the card database
+        from regelwerk.cli.card import render_card
+
+        render_card(con, m["card"], head=False)
     if m["kind"] == "card":
         kw = m["keyword"]
         if kw is not None:
             line(f"  {t['shows']}: {kw['en']}" + (f" / {kw['de']}" if kw["de"] else ""))
-        if m["rules"]:
+        if m["rules"] and not m.get("card"):
             line(f"  {t['rules']}: {_rules_line(m['rules'])}")
-        if m["text"]:
+        if m["text"] and not m.get("card"):
             line(f"  {m['text']}")
         return
     if m["de_variants"]:

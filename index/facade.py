@@ -17,11 +17,18 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.ingest.model.errors import IngestError, InputError, RegelwerkError
+from regelwerk.ingest.model.errors import (
+    IngestError,
+    InputError,
+    RegelwerkError,
+    UnknownCard,
+    UnknownKeyword,
+)
 from regelwerk.ingest.model.numbers import lineage
 
 if TYPE_CHECKING:
     from regelwerk.engine.rulebook import RuleBook
+    from regelwerk.index.cards.store import CardStore
     from regelwerk.index.store.corpus import Corpus
 
 __all__ = ["Library", "LibraryRuleBook"]
@@ -33,6 +40,7 @@ class Library:
     def __init__(self, home: Path | None = None) -> None:
         self._home = home
         self._corpus: Corpus | None = None
+        self._cards: CardStore | None = None
 
     @property
     def corpus(self) -> Corpus:
@@ -113,7 +121,17 @@ class Library:
         from regelwerk.index.terms.lookup import lookup
 
         index = keyword_index(self.corpus)
-        matches = [m.to_dict() for m in lookup(index, query, limit)]
+        try:
+            matches = [m.to_dict() for m in lookup(index, query, limit)]
+        except UnknownKeyword:
+            matches = []
+            cards = self._card_terms(query, limit, matches)
+            if not cards:
+                raise
+        else:
+            cards = self._card_terms(query, limit, matches)
+        # Cards come after keywords and game terms of the same score (a stable sort keeps that).
+        matches = sorted(matches + cards, key=lambda m: -m["score"])[:limit]
         eras: dict[str, dict[str, Any]] = {}
         for m in matches:
             for ref in m.get("documents", ()):
@@ -122,9 +140,78 @@ class Library:
                     eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
         return {"query": query.strip(), "matches": matches, "eras": eras}
 
+    def _card_terms(self, query: str, limit: int, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Card database answers for ``term``, shaped like its card entries; a card the keyword
+        lookup already found (an example card of a glossary page) gets the database entry
+        attached instead of a second line."""
+        from regelwerk.index.cards.lookup import card_payload, find_cards
+
+        store = self.cards
+        if not store.exists():
+            return []
+        conn = store.connect()
+        seen = {m["en"]: m for m in matches if m.get("kind") == "card"}
+        out = []
+        for found in find_cards(conn, query, limit):
+            card = card_payload(conn, found)
+            if card["name_en"] in seen:
+                seen[card["name_en"]]["card"] = card
+                continue
+            german = [p for p in card["printings"] if p["name_de"]] or card["printings"]
+            out.append(
+                {
+                    "en": card["name_en"],
+                    "de": (card["names_de"] or [None])[0],
+                    "kind": "card",
+                    "set": german[-1]["set"] if german else None,
+                    "document": None,
+                    "text": card["oracle_text"],
+                    "keyword": None,
+                    "rules": {k["name"]: k["rule"] for k in card["keywords"] if k["rule"]},
+                    "score": found.score,
+                    "match": "card" if found.how == "exact" else found.how,
+                    "matched": found.matched,
+                    "alias": None,
+                    "card": card,
+                }
+            )
+        return out
+
+    @property
+    def cards(self) -> CardStore:
+        """The card database (opening it does not open the rules corpus)."""
+        if self._cards is None:
+            from regelwerk.index.cards.store import CardStore
+            from regelwerk.index.store.home import home_dir
+
+            self._cards = CardStore(self._home or home_dir())
+        return self._cards
+
+    def card(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """``{"query", "cards"}``: cards whose German or English name matches `query` (exact,
+        umlaut-folded, by prefix, fuzzy), best first, each with its German printings."""
+        from regelwerk.index.cards.lookup import card_payload, find_cards, nearest
+        from regelwerk.index.terms.check import check_query
+
+        text = check_query(query)
+        store = self.cards
+        if store.count() == 0:
+            raise UnknownCard(
+                "no cards ingested yet; add MTGJSON set files first, e.g. "
+                "regelwerk ingest ../shared/corpus/cards/"
+            )
+        conn = store.connect()
+        found = find_cards(conn, text, limit)
+        if not found:
+            near = nearest(conn, text)
+            hint = f"; nearest: {', '.join(near)}" if near else ""
+            raise UnknownCard(f"no card matches {text!r}{hint}")
+        return {"query": text, "cards": [card_payload(conn, m) for m in found]}
+
     def docs(self) -> dict[str, Any]:
-        """``{"documents", "home"}``: every stored document, newest CR releases first."""
-        return {"documents": self.corpus.documents(), "home": str(self.home)}
+        """``{"documents", "home"}``: every stored document, newest CR releases first, then the
+        ingested card files."""
+        return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home)}
 
     # -- worked examples -------------------------------------------------------------------------
     def examples(self) -> dict[str, Any]:
@@ -154,50 +241,51 @@ class Library:
         fmt: str | None = None,
         strict: bool = False,
         progress: Callable[[Path], None] | None = None,
+        follow_symlinks: bool = False,
     ) -> dict[str, Any]:
-        """``{"documents", "unchanged", "errors"}``: parse and store each file; a bad file is
-        listed under ``errors`` and the rest go on. Raises when no file could be ingested."""
-        from regelwerk.ingest import expand_paths
+        """``{"documents", "unchanged", "errors", "skipped"}``: parse and store each file; a bad
+        file is listed under ``errors`` and the rest go on. Raises when no file could be
+        ingested. Symbolic links inside a directory are skipped (and listed under ``skipped``)
+        unless `follow_symlinks`. MTGJSON card files go to the card database."""
+        from regelwerk.index.store.corpus import IngestReport
+        from regelwerk.ingest import expand_paths, is_card_file
 
         given = [Path(p) for p in paths]
         for p in given:
             if not p.exists():
                 raise IngestError(str(p), "no such file or directory")
-        files = expand_paths(given)
+        skipped: list[str] = []
+        files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
         if not files:
-            raise IngestError(", ".join(map(str, given)), "no .txt, .htm or .html documents found")
-        report = self.corpus.ingest(files, fmt, progress=progress, strict=strict)
-        if report.errors and not report.documents:
+            also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
+            raise IngestError(
+                ", ".join(map(str, given)), f"no .txt, .htm, .html or MTGJSON card files found{also}"
+            )
+        # Card files go to the card database (streamed; an AllPrintings never loads whole).
+        card_files = [f for f in files if f.is_file() and is_card_file(f)]
+        rule_files = [f for f in files if f not in card_files]
+        report = IngestReport()
+        if rule_files:
+            report = self.corpus.ingest(rule_files, fmt, progress=progress, strict=strict)
+        report.skipped[:0] = skipped
+        data = report.to_dict()
+        if card_files:
+            cards = self.cards.ingest(card_files, progress=progress)
+            data["documents"] += cards.documents
+            data["unchanged"] += cards.unchanged
+            data["errors"] += [str(e) for e in cards.errors]
+            report.errors += cards.errors
+        if report.errors and not data["documents"]:
             if len(report.errors) == 1:
                 raise report.errors[0]
             raise InputError("; ".join(str(e) for e in report.errors))
-        return {**report.to_dict(), "skipped": skipped_files(given, files)}
+        return data
 
-    def files(self, paths: Iterable[str | Path]) -> list[Path]:
+    def files(self, paths: Iterable[str | Path], follow_symlinks: bool = False) -> list[Path]:
         """The document files an ingest of `paths` would read (directories expanded)."""
         from regelwerk.ingest import expand_paths
 
-        return expand_paths(paths)
-
-
-def skipped_files(given: list[Path], taken: list[Path]) -> list[dict[str, str]]:
-    """The files inside the given directories that an ingest passed over, and why."""
-    from regelwerk.ingest import CARD_SUFFIXES, DOCUMENT_SUFFIXES
-
-    chosen = {p.resolve() for p in taken}
-    out: list[dict[str, str]] = []
-    for folder in (p for p in given if p.is_dir()):
-        for f in sorted(folder.rglob("*")):
-            if not f.is_file() or f.resolve() in chosen:
-                continue
-            suffix = f.suffix.lower()
-            if suffix in CARD_SUFFIXES:
-                reason = f"a {suffix} file that is not an MTGJSON card file"
-            else:
-                kinds = ", ".join(sorted(DOCUMENT_SUFFIXES))
-                reason = f"not a rules document ({suffix or 'no suffix'}; expected {kinds} or MTGJSON cards)"
-            out.append({"path": str(f), "reason": reason})
-    return out
+        return expand_paths(paths, follow_symlinks=follow_symlinks)
 
 
 class LibraryRuleBook:

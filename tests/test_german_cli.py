@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import i18n as catalog_tool  # tools/i18n.py
@@ -37,12 +36,6 @@ def cr_library(_cr_home: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The CLI reads a home with the newest CR (and the seeds)."""
     monkeypatch.setenv("REGELWERK_HOME", str(_cr_home))
     return _cr_home
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    yield
-    i18n.use("en")
 
 
 @pytest.mark.parametrize(
@@ -249,9 +242,9 @@ def test_ingest_says_why_it_skipped_a_file(tmp_path: Any) -> None:
     (folder / "notes.pdf").write_bytes(b"%PDF-1.4")
     (folder / "cards.json").write_text('{"hello": 1}', encoding="utf-8")
     data = json.loads(runner.invoke(app, ["ingest", str(folder), "--json"]).output)
-    reasons = {Path(s["path"]).name: s["reason"] for s in data["skipped"]}
-    assert reasons["notes.pdf"].startswith("not a rules document (.pdf; expected .htm, .html, .txt")
-    assert reasons["cards.json"] == "a .json file that is not an MTGJSON card file"
+    reasons = {Path(s.split(":")[0]).name: s.split(": ", 1)[1] for s in data["skipped"]}
+    assert reasons["notes.pdf"].startswith("not a rules document or card file (.pdf; expected .txt")
+    assert reasons["cards.json"] == "a .json file that is not MTGJSON card data, skipped"
     shown = runner.invoke(app, ["ingest", str(folder)])
     assert "notes.pdf: not a rules document" in shown.output
 
