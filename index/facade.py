@@ -13,6 +13,8 @@ ingested) on first use, not when the object is made.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +31,13 @@ from regelwerk.ingest.model.numbers import lineage
 if TYPE_CHECKING:
     from regelwerk.engine.rulebook import RuleBook
     from regelwerk.index.cards.store import CardStore
+    from regelwerk.index.search.query import SearchEngine
     from regelwerk.index.store.corpus import Corpus
+
+#: Search engines one library keeps for reuse (opening one costs more than a query). A server
+#: answers many searches from one library; they run one at a time on the GIL anyway, so a few
+#: engines serve any number of concurrent requests.
+SEARCH_ENGINES = 4
 
 __all__ = ["Library", "LibraryRuleBook"]
 
@@ -40,6 +48,8 @@ class Library:
     def __init__(self, home: Path | None = None) -> None:
         self._home = home
         self._corpus: Corpus | None = None
+        self._engines: queue.SimpleQueue[SearchEngine] = queue.SimpleQueue()
+        self._searching = threading.BoundedSemaphore(SEARCH_ENGINES)
         self._cards: CardStore | None = None
 
     @property
@@ -107,11 +117,21 @@ class Library:
         all_versions: bool = False,
     ) -> dict[str, Any]:
         """``{"query", "hits", "notes", ...}``: ranked hits across both languages (or only `lang`)."""
-        from regelwerk.index.search.query import search
+        from regelwerk.index.search.query import SearchEngine
 
         if version is not None and all_versions:
             raise InputError("use either a version or all versions, not both")
-        found = search(self.corpus, query, limit=limit, version=version, all_versions=all_versions, lang=lang)
+        with self._searching:  # an engine serves one search at a time; at most SEARCH_ENGINES exist
+            try:
+                engine = self._engines.get_nowait()
+            except queue.Empty:
+                engine = SearchEngine(self.corpus)
+            try:
+                found = engine.search(
+                    query, limit=limit, version=version, all_versions=all_versions, lang=lang
+                )
+            finally:
+                self._engines.put(engine)
         return found.to_dict()
 
     def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
@@ -139,6 +159,15 @@ class Library:
                 if era is not None:
                     eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
         return {"query": query.strip(), "matches": matches, "eras": eras}
+
+    def stamp(self) -> tuple[int, int]:
+        """Changes whenever any process changes the stored documents: a long-lived reader (the
+        web server) compares it to know when to open a fresh library."""
+        try:
+            st = self.corpus.store.manifest_path.stat()
+        except OSError:
+            return (0, 0)
+        return (st.st_mtime_ns, st.st_size)
 
     def _card_terms(self, query: str, limit: int, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Card database answers for ``term``, shaped like its card entries; a card the keyword
