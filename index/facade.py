@@ -328,7 +328,7 @@ class LibraryRuleBook:
     def __init__(self, library: Library | None = None) -> None:
         self._library = library
         self._cache: dict[tuple[str, str], str | None] = {}
-        self._terms: dict[str, tuple[str, str]] | None = None
+        self._terms: dict[str, list[tuple[str, str]]] | None = None
 
     def title(self, number: str, lang: str) -> str | None:
         key = (number, lang)
@@ -340,7 +340,9 @@ class LibraryRuleBook:
     def _from_terms(self, number: str, lang: str) -> str | None:
         """The term tables name every keyword and the turn-structure sections by current
         number, in both languages: titles even before any CR is ingested, German ones in
-        German traces."""
+        German traces. Where several terms share a number (104: Lose the Game, Win the Game,
+        Concede), only the one that is the CR's own title of that number is a title; if none
+        is, the CR's English title stands ("104.2a Ending the Game", not "das Spiel verlieren")."""
         from regelwerk.index.terms.shipped import load_terms
 
         if self._terms is None:
@@ -348,11 +350,26 @@ class LibraryRuleBook:
             for row in load_terms():  # file order: a section's own title comes first
                 # Ability words are examples listed in 207.2c, not its title ("Adamant").
                 if row.number and row.kind != "ability_word":
-                    self._terms.setdefault(row.number, (row.en, row.de))
+                    self._terms.setdefault(row.number, []).append((row.en, row.de))
         for n in lineage(number):
-            names = self._terms.get(n)
-            if names is not None:
+            rows = self._terms.get(n)
+            if rows:
+                names = rows[0] if len(rows) == 1 else self._titled(n, rows)
+                if names is None:
+                    return None
                 return names[1] if lang == "de" else names[0]
+        return None
+
+    def _titled(self, number: str, rows: list[tuple[str, str]]) -> tuple[str, str] | None:
+        """Of several terms with one number, the one that is the number's title: the CR's title
+        when a CR is ingested; otherwise the first row if it reads as a heading (a step or phase,
+        or a rule below a section), never a glossary outcome such as "Lose the Game"."""
+        title = self._find(number, "en")
+        if title:
+            return next((r for r in rows if r[0].casefold() == title.casefold()), None)
+        first = rows[0]
+        if "." in number or first[0].endswith((" Step", " Phase")):
+            return first
         return None
 
     def _find(self, number: str, lang: str) -> str | None:
