@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from regelwerk.cli.i18n import _
 from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
@@ -67,14 +68,14 @@ def render_report(con: Any, data: dict[str, Any]) -> None:
     skipped, and the first issues of each document."""
     from regelwerk.cli.tables import documents_table
 
-    con.print(documents_table(data["documents"], title="Ingested"))
-    for key, what in (("unchanged", "unchanged (same sha256), nothing to do"),
-                      ("replaced", "replaced the stored document of that id"),
-                      ("repaired", "its damaged record was rewritten")):
+    con.print(documents_table(data["documents"], title=_("Ingested")))
+    for key, what in (("unchanged", _("{document}: unchanged (same sha256), nothing to do")),
+                      ("replaced", _("{document}: replaced the stored document of that id")),
+                      ("repaired", _("{document}: its damaged record was rewritten"))):
         for doc_id in data[key]:
-            con.print(f"{doc_id}: {what}", markup=False)
+            con.print(what.format(document=doc_id), markup=False)
     for skip in data["skipped"]:
-        con.print(f"note: {skip}", markup=False, highlight=False, soft_wrap=True)
+        con.print(_("note: {message}").format(message=skip), markup=False, highlight=False, soft_wrap=True)
     for summary in data["documents"]:
         issues = summary["issues"]
         for issue in issues[:SHOWN_ISSUES]:
