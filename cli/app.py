@@ -77,6 +77,33 @@ def ingest(
 
 
 @app.command()
+def doctor(
+    repair: bool = typer.Option(
+        False, "--repair", help="Rebuild derived data and re-read damaged documents from their files."
+    ),
+    json_mode: JsonOption = False,
+) -> None:
+    """Check every stored document and index against its hash; --repair heals the store."""
+    from regelwerk.index.facade import Library
+
+    data = Library().doctor(repair=repair)
+
+    def render(con: Console) -> None:
+        for line in data["problems"]:
+            con.print(f"problem: {line}", markup=False, soft_wrap=True)
+        for line in data["repaired"]:
+            con.print(f"repaired: {line}", markup=False, soft_wrap=True)
+        state = "healthy" if not data["problems"] else ("repaired" if data["repaired"] else "damaged")
+        hint = " (run `regelwerk doctor --repair`)" if state == "damaged" else ""
+        con.print(f"{data['documents']} documents and {data['artefacts']} derived artefacts sound; "
+                  f"store {state}{hint}: {data['home']}", markup=False, soft_wrap=True)
+
+    emit(data, json_mode, render)
+    if not data["healthy"]:
+        raise typer.Exit(1)
+
+
+@app.command()
 def docs(json_mode: JsonOption = False) -> None:
     """List the ingested documents with their version and record counts."""
     from regelwerk.index.facade import Library

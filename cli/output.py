@@ -139,8 +139,13 @@ def _exit_status(exc: Exception) -> tuple[str | None, int]:
     if isinstance(exc, BadUsage):
         return str(exc), 2
     if isinstance(exc, OSError):  # the store or home directory itself cannot be used
+        import errno
+
         where = exc.filename or os.environ.get("REGELWERK_HOME") or "the regelwerk data directory"
-        return f"{where}: {exc.strerror or exc}; set REGELWERK_HOME to a writable directory", 1
+        unusable = isinstance(exc, PermissionError) or exc.errno in (
+            errno.EROFS, errno.ENOSPC, errno.ENOTDIR, errno.EEXIST, errno.EDQUOT)
+        fix = "set REGELWERK_HOME to a writable directory" if unusable else "run `regelwerk doctor`"
+        return f"{where}: {exc.strerror or exc}; {fix}", 1
     if _is(exc, "Exit"):
         return None, int(getattr(exc, "exit_code", 0))
     if _is(exc, "Abort"):

@@ -13,16 +13,18 @@ ingested) on first use, not when the object is made.
 
 from __future__ import annotations
 
+import functools
 import queue
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from regelwerk.ingest.model.errors import (
     IngestError,
     InputError,
     RegelwerkError,
+    StoreError,
     UnknownCard,
     UnknownKeyword,
 )
@@ -40,6 +42,32 @@ if TYPE_CHECKING:
 SEARCH_ENGINES = 4
 
 __all__ = ["Library", "LibraryRuleBook"]
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _names_damage(method: _F) -> _F:
+    """A read that fails on damaged derived data (same-size corruption, which the cheap size
+    check on every use cannot see) reports the damage and its fix, not an internal error.
+    Only damage the full checksum check really finds is reported; any other error is raised
+    as it is, so a bug is never disguised as damage."""
+
+    @functools.wraps(method)
+    def wrapper(self: Library, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except RegelwerkError:
+            raise
+        except Exception as exc:
+            from regelwerk.index.store.disk import damaged_artefacts
+
+            found = damaged_artefacts(self.home)
+            if not found:
+                raise
+            raise StoreError(f"{found[0]}; run `regelwerk doctor --repair`") from exc
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Library:
@@ -66,6 +94,7 @@ class Library:
         return self.corpus.home
 
     # -- read ------------------------------------------------------------------------------------
+    @_names_damage
     def rule(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
         """``{"rule": ...}``: the rule `query` names, with subrules, examples and references."""
         from regelwerk.index.rules.lookup import lookup
@@ -93,6 +122,7 @@ class Library:
             translation = de.to_dict()
         return {"rule": en.to_dict(), "translation": translation}
 
+    @_names_damage
     def terms(self, kind: str | None = None) -> dict[str, Any]:
         """``{"terms": [...]}``: every keyword and game term of the term tables in both
         languages (``kind``: keyword_action, keyword_ability, ability_word or core)."""
@@ -108,6 +138,7 @@ class Library:
             for r in rows
         ]}
 
+    @_names_damage
     def search(
         self,
         query: str,
@@ -134,6 +165,7 @@ class Library:
                 self._engines.put(engine)
         return found.to_dict()
 
+    @_names_damage
     def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
         """``{"query", "matches", "eras"}``: keyword or card matches, best first, and how each
         undated document shown was dated (the reason in the reader's language)."""
@@ -216,6 +248,7 @@ class Library:
             self._cards = CardStore(self._home or home_dir())
         return self._cards
 
+    @_names_damage
     def card(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
         """``{"query", "cards"}``: cards whose German or English name matches `query` (exact,
         umlaut-folded, by prefix, fuzzy), best first, each with its German printings."""
@@ -237,6 +270,7 @@ class Library:
             raise UnknownCard(f"no card matches {text!r}{hint}")
         return {"query": text, "cards": [card_payload(conn, m) for m in found]}
 
+    @_names_damage
     def docs(self) -> dict[str, Any]:
         """``{"documents", "home"}``: every stored document, newest CR releases first, then the
         ingested card files."""
@@ -311,6 +345,15 @@ class Library:
                 raise report.errors[0]
             raise InputError("; ".join(str(e) for e in report.errors))
         return data
+
+    def doctor(self, repair: bool = False) -> dict[str, Any]:
+        """``{"home", "documents", "artefacts", "problems", "repaired", "healthy"}``: check every
+        stored record and derived artefact against its hash; with `repair`, rebuild the
+        manifest and derived data and re-read damaged documents from their sources."""
+        from regelwerk.index.store.doctor import doctor
+        from regelwerk.index.store.home import home_dir
+
+        return doctor(self._home or home_dir(), repair=repair)
 
     def files(self, paths: Iterable[str | Path], follow_symlinks: bool = False) -> list[Path]:
         """The document files an ingest of `paths` would read (directories expanded)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from regelwerk.index.store.disk import Store
 from regelwerk.index.store.home import home_dir
-from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.ids import sha256
 from regelwerk.ingest.model.records import ParsedDocument
 from regelwerk.ingest.model.releases import release_key
@@ -156,7 +156,7 @@ class Corpus:
             return None
         try:
             return self.store.get(doc_id)
-        except (OSError, ValueError, KeyError, TypeError):
+        except StoreError:
             return None
 
     def documents(self) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from regelwerk.ingest.model.errors import StoreBusy
+from regelwerk.ingest.model.errors import StoreBusy, StoreError
 from regelwerk.ingest.model.records import ParsedDocument
 
 MANIFEST_VERSION = 2
@@ -37,6 +37,74 @@ BUILD_TIMEOUT = 300.0
 WRITE_TIMEOUT = 900.0
 #: Artefacts of an outdated fingerprint are kept this many seconds for readers that chose them.
 PRUNE_GRACE = 600.0
+
+
+#: Each artefact's files with their sizes and sha256, written into it before it is renamed
+#: into place: `derived` checks sizes on every use, ``doctor`` the hashes.
+CHECKSUMS = ".checksums.json"
+DOCTOR_FIX = "run `regelwerk doctor --repair`"
+
+
+def _manifest_shape_ok(data: dict[str, Any]) -> bool:
+    docs = data.get("documents")
+    if not isinstance(docs, dict) or not isinstance(data.get("meta", {}), dict):
+        return False
+    return all(
+        isinstance(e, dict) and isinstance(e.get("sha256"), str) and isinstance(e.get("summary"), dict)
+        for e in docs.values()
+    )
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != CHECKSUMS)
+
+
+def write_checksums(folder: Path) -> None:
+    sums = {}
+    for path in _files(folder):
+        data = path.read_bytes()
+        sums[path.relative_to(folder).as_posix()] = [len(data), hashlib.sha256(data).hexdigest()]
+    (folder / CHECKSUMS).write_text(json.dumps(sums), encoding="utf-8")
+
+
+def artefact_problem(folder: Path, full: bool = False) -> str | None:
+    """What is wrong with a built artefact: a file missing or of the wrong size (cheap, every
+    use), or with `full` of the wrong sha256; None if it is sound. An artefact from before
+    checksums were written counts as sound unless `full`."""
+    try:
+        sums = json.loads((folder / CHECKSUMS).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return f"{folder}: no checksums (built by an older regelwerk)" if full else None
+    except (OSError, ValueError):
+        return f"{folder}: its checksums are damaged"
+    well_formed = isinstance(sums, dict) and all(
+        isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and isinstance(v[1], str)
+        for v in sums.values()
+    )
+    if not well_formed:
+        return f"{folder}: its checksums are damaged"
+    for rel, (size, digest) in sums.items():
+        path = folder / rel
+        try:
+            if path.stat().st_size != size:
+                return f"{path}: {path.stat().st_size} bytes, expected {size}"
+            if full and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+                return f"{path}: its contents do not match its sha256"
+        except OSError:
+            return f"{path}: missing"
+    return None
+
+
+def damaged_artefacts(home: Path) -> list[str]:
+    """What the full checksum check finds wrong with the built artefacts under `home`."""
+    base = home / "derived"
+    found = []
+    for folder in sorted(base.glob("*/*")) if base.is_dir() else ():
+        if folder.is_dir() and not folder.name.startswith(TEMP_PREFIX):
+            why = artefact_problem(folder, full=True)
+            if why is not None and "no checksums" not in why:
+                found.append(why)
+    return found
 
 
 #: Temp dirs this process is building into right now.
@@ -99,15 +167,27 @@ class Store:
         return self.root / "store" / "manifest.json"
 
     def manifest(self) -> dict[str, Any]:
+        """The manifest; a missing one is an empty store, a damaged one a StoreError naming
+        the fix (never silently an empty store, which the next ingest would make permanent)."""
         if self._manifest is None:
             try:
                 data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-            except (FileNotFoundError, json.JSONDecodeError):
+            except FileNotFoundError:
                 data = {}
+            except (OSError, ValueError) as exc:
+                why = type(exc).__name__
+                raise StoreError(f"{self.manifest_path} is damaged ({why}); {DOCTOR_FIX}") from None
+            if not isinstance(data, dict) or (data and not _manifest_shape_ok(data)):
+                raise StoreError(f"{self.manifest_path} is not a regelwerk manifest; {DOCTOR_FIX}")
             if data.get("version") != MANIFEST_VERSION:
                 data = {"version": MANIFEST_VERSION, "documents": {}, "meta": {}}
             self._manifest = data
         return self._manifest
+
+    def reset_manifest(self, documents: dict[str, Any]) -> None:
+        """Replace the manifest with one listing `documents` (doctor's repair)."""
+        self._manifest = {"version": MANIFEST_VERSION, "documents": documents, "meta": {}}
+        self._save_manifest()
 
     def _save_manifest(self) -> None:
         _write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
@@ -142,11 +222,20 @@ class Store:
                 return str(doc_id)
         return None
 
+    def record_path(self, doc_id: str) -> Path:
+        return self.root / "store" / "docs" / f"{doc_id}.json"
+
     def get(self, doc_id: str) -> ParsedDocument:
         cached = self._cache.get(doc_id)
         if cached is None:
-            path = self.root / "store" / "docs" / f"{doc_id}.json"
-            cached = ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
+            path = self.record_path(doc_id)
+            try:
+                cached = ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                what = "missing" if isinstance(exc, FileNotFoundError) else f"damaged ({type(exc).__name__})"
+                raise StoreError(
+                    f"{path}: the record of {doc_id!r} is {what}; {DOCTOR_FIX}, or ingest its file again"
+                ) from None
             self._cache[doc_id] = cached
         return cached
 
@@ -190,17 +279,20 @@ class Store:
         """
         key = self.fingerprint() + (f"-{salt}" if salt else "")
         final = self.root / "derived" / key / name
-        if final.exists():
+        if final.exists() and artefact_problem(final) is None:
             self._sweep_if_idle()
             return final
         with self.building():
-            if final.exists():  # another process built it while we waited
+            if final.exists() and artefact_problem(final) is None:  # built while we waited
                 return final
+            if final.exists():  # damaged (truncated, missing files): rebuild it
+                shutil.rmtree(final, ignore_errors=True)
             final.parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f"{TEMP_PREFIX}{name}."))
             _ACTIVE.add(tmp)
             try:
                 build(tmp)
+                write_checksums(tmp)
                 os.rename(tmp, final)
             except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)

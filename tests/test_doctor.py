@@ -1,0 +1,122 @@
+"""A store that checks itself (issue 14 item 7): damage is named with its fix, never an
+internal error; `doctor` finds it against the recorded hashes and `--repair` heals it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CR = (
+    "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
+    "1. Game Concepts\n\n100. General\n\n100.1. These rules apply to trample.\n\n100.1a A subrule.\n\n"
+    "Glossary\n\nAbility\nSomething.\n\nCredits\n\nPeople.\n"
+)
+RECORD = Path("store/docs/cr-en-2026-04-17.json")
+
+
+def _run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {**os.environ, "REGELWERK_HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "regelwerk", *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    src = tmp_path / "cr.txt"
+    src.write_text(CR, encoding="utf-8")
+    h = tmp_path / "home"
+    assert _run(h, "ingest", str(src)).returncode == 0
+    for args in (("rule", "100.1"), ("search", "trample"), ("term", "trample")):
+        assert _run(h, *args).returncode == 0  # every derived artefact built
+    return h
+
+
+def _clean(proc: subprocess.CompletedProcess[str]) -> None:
+    assert "internal error" not in proc.stderr + proc.stdout and "Traceback" not in proc.stderr
+
+
+def test_a_healthy_store_says_so(home: Path) -> None:
+    data = json.loads(_run(home, "doctor", "--json").stdout)
+    assert data["problems"] == [] and data["healthy"] is True
+    assert data["documents"] == 5 and data["artefacts"] >= 3
+
+
+def test_half_a_manifest_is_named_not_hidden(home: Path) -> None:
+    """The repro: a half-truncated manifest made `docs` list only the seeds, exit 0."""
+    manifest = home / "store" / "manifest.json"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text[: len(text) // 2], encoding="utf-8")
+    proc = _run(home, "docs")
+    assert proc.returncode == 1 and "manifest.json is damaged" in proc.stderr
+    assert "doctor --repair" in proc.stderr
+    assert _run(home, "doctor").returncode == 1
+    proc = _run(home, "doctor", "--repair")
+    assert proc.returncode == 0, proc.stderr
+    ids = {d["id"] for d in json.loads(_run(home, "docs", "--json").stdout)["documents"]}
+    assert "cr-en-2026-04-17" in ids
+
+
+@pytest.mark.parametrize("shape", ['{"version": 2, "documents": [1, 2]}', "[]", '{"documents": {"x": 1}}'])
+def test_a_manifest_of_the_wrong_shape_is_a_clean_error(home: Path, shape: str) -> None:
+    (home / "store" / "manifest.json").write_text(shape, encoding="utf-8")
+    proc = _run(home, "docs")
+    _clean(proc)
+    assert proc.returncode == 1 and "not a regelwerk manifest" in proc.stderr
+    assert _run(home, "doctor", "--repair").returncode == 0
+    assert _run(home, "rule", "100.1").returncode == 0
+
+
+@pytest.mark.parametrize("damage", ["truncate", "delete"])
+def test_a_damaged_record_is_named_and_reread_from_its_source(home: Path, damage: str) -> None:
+    record = home / RECORD
+    if damage == "truncate":
+        record.write_bytes(record.read_bytes()[:200])
+    else:
+        record.unlink()
+    for args in (("rule", "100.1", "--version", "2026-04-17"), ("docs",)):
+        proc = _run(home, *args)
+        _clean(proc)
+    data = json.loads(_run(home, "doctor", "--json").stdout)
+    assert any("cr-en-2026-04-17" in p for p in data["problems"])
+    proc = _run(home, "doctor", "--repair", "--json")
+    assert proc.returncode == 0 and any("re-read from" in r for r in json.loads(proc.stdout)["repaired"])
+    assert "These rules apply" in _run(home, "rule", "100.1", "--version", "2026-04-17").stdout
+
+
+def test_a_record_whose_source_is_gone_is_dropped_with_a_message(home: Path, tmp_path: Path) -> None:
+    (tmp_path / "cr.txt").unlink()
+    (home / RECORD).unlink()
+    data = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
+    assert any("dropped" in r and "ingest it again" in r for r in data["repaired"])
+    assert _run(home, "docs").returncode == 0
+
+
+@pytest.mark.parametrize("target", ["*/rules/rules.sqlite", "*/keywords/keywords.json", "*/search/*.seg"])
+def test_truncated_derived_data_is_rebuilt_on_use(home: Path, target: str) -> None:
+    files = list((home / "derived").glob(target))
+    assert files, target
+    for f in files:
+        f.write_bytes(f.read_bytes()[: f.stat().st_size // 2])
+    for args in (("rule", "100.1"), ("search", "trample"), ("term", "trample")):
+        proc = _run(home, *args)
+        _clean(proc)
+        assert proc.returncode == 0, (args, proc.stderr)
+
+
+def test_doctor_finds_same_size_damage_and_leftover_temp_dirs(home: Path) -> None:
+    victim = next((home / "derived").glob("*/keywords/keywords.json"))
+    data = bytearray(victim.read_bytes())
+    data[10:20] = b"##########"
+    victim.write_bytes(bytes(data))
+    (victim.parent.parent / ".tmp-search.abandoned").mkdir()
+    found = json.loads(_run(home, "doctor", "--json").stdout)["problems"]
+    assert any("keywords.json: its contents do not match its sha256" in p for p in found)
+    assert any(".tmp-search.abandoned: left by a build that did not finish" in p for p in found)
+    assert _run(home, "doctor", "--repair").returncode == 0
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []

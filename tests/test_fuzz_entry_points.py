@@ -1,0 +1,84 @@
+"""Hypothesis campaigns per entry point (issue 14), bounded for CI: command arguments, ingest
+bytes and HTML, store damage. Any input ends in an answer or a RegelwerkError (the one-line
+error), never an internal error. bench/fuzz.py runs the same strategies thousands of times."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from typer.testing import CliRunner
+
+from regelwerk.cli.app import app
+from regelwerk.index.facade import Library
+from regelwerk.index.store.corpus import Corpus
+from regelwerk.ingest import cr_html, parse_bytes
+from regelwerk.ingest.model.errors import RegelwerkError
+from tests.fuzzing import command_args, damage, html_bytes, ingest_bytes, store_damage
+
+CR = (
+    "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
+    "1. Game Concepts\n\n100. General\n\n100.1. These rules apply to trample.\n\n100.1a A subrule.\n\n"
+    "Glossary\n\nAbility\nSomething.\n\nCredits\n\nPeople.\n"
+)
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(scope="module")
+def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the seeds and a small CR, every derived artefact built."""
+    home = tmp_path_factory.mktemp("fuzz-home")
+    src = home.parent / f"{home.name}-cr.txt"
+    src.write_text(CR, encoding="utf-8")
+    library = Library(home)
+    library.ingest([src])
+    library.rule("100.1")
+    library.search("trample")
+    library.term("trample")
+    return home
+
+
+@FUZZ
+@given(args=command_args())
+def test_any_command_arguments(built_home: Path, args: list[str]) -> None:
+    result = CliRunner().invoke(app, args, env={"REGELWERK_HOME": str(built_home)})
+    assert result.exit_code in (0, 1, 2), (args, result.output)
+    assert "internal error" not in result.output, (args, result.output)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=ingest_bytes())
+def test_any_ingest_bytes(data: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
+    try:
+        parsed = parse_bytes(data, "fuzz.txt")
+    except RegelwerkError:
+        return
+    Corpus(tmp_path_factory.mktemp("h"), seed=False).store.put(parsed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=html_bytes())
+def test_any_html(data: bytes) -> None:
+    with contextlib.suppress(RegelwerkError):
+        cr_html.parse(data, "fuzz.htm")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(hit=store_damage())
+def test_any_store_damage(built_home: Path, tmp_path_factory: pytest.TempPathFactory,
+                          hit: tuple[str, int, int]) -> None:
+    kind, which, seed = hit
+    home = tmp_path_factory.mktemp("damaged") / "home"
+    shutil.copytree(built_home, home)
+    files = sorted(p for p in home.rglob("*") if p.is_file() and not p.name.endswith("lock"))
+    damage(files[which % len(files)], kind, seed)
+    library = Library(home)
+    for call in (library.docs, lambda: library.rule("100.1"), lambda: library.search("trample"),
+                 lambda: library.term("trample"), library.doctor):
+        with contextlib.suppress(RegelwerkError):
+            call()
+    assert Library(home).doctor(repair=True)["healthy"]
+    Library(home).rule("100.1a")
