@@ -174,7 +174,7 @@ class Store:
                 data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
             except FileNotFoundError:
                 data = {}
-            except (OSError, ValueError) as exc:
+            except ValueError as exc:  # not JSON, not UTF-8; an unreadable home stays an OSError
                 why = type(exc).__name__
                 raise StoreError(f"{self.manifest_path} is damaged ({why}); {DOCTOR_FIX}") from None
             if not isinstance(data, dict) or (data and not _manifest_shape_ok(data)):
@@ -346,45 +346,34 @@ class Store:
         """Hold the store's build lock: one process builds derived data at a time.
 
         Re-entrant within a process (a search index build asks for the keyword links, which
-        may need building too). Waits at most `timeout` seconds (default LOCK_TIMEOUT) and
+        may need building too). Waits at most `timeout` seconds (default BUILD_TIMEOUT) and
         then raises StoreBusy naming the store.
         """
-        from filelock import FileLock, Timeout
-
-        self.ensure_root()
         wait = lock_timeout() if timeout is None else timeout
-        lock = FileLock(str(self.root / "build.lock"), is_singleton=True)
-        try:
-            lock.acquire(timeout=wait)
-        except Timeout:
-            raise StoreBusy(
-                f"{self.root}: another regelwerk process is building the indexes (waited {wait:g} s); "
-                "try again when it has finished"
-            ) from None
-        try:
+        with self._locked("build.lock", wait, "process is building the indexes"):
             yield
-        finally:
-            lock.release()
 
-    # -- locking ----------------------------------------------------------------------------
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
         """Serialise writers across processes (readers never block); wait at most
         WRITE_TIMEOUT seconds for another ingest, then raise StoreBusy."""
+        with self._locked("lock", lock_timeout(WRITE_TIMEOUT), "ingest is writing to this store"):
+            self._manifest = None  # another process may have written meanwhile
+            yield
+
+    @contextlib.contextmanager
+    def _locked(self, name: str, wait: float, holder: str) -> Iterator[None]:
         from filelock import FileLock, Timeout
 
         self.ensure_root()
-        wait = lock_timeout(WRITE_TIMEOUT)
-        lock = FileLock(str(self.root / "lock"), is_singleton=True)
+        lock = FileLock(str(self.root / name), is_singleton=True)
         try:
             lock.acquire(timeout=wait)
         except Timeout:
             raise StoreBusy(
-                f"{self.root}: another regelwerk ingest is writing to this store (waited {wait:g} s); "
-                "try again when it has finished"
+                f"{self.root}: another regelwerk {holder} (waited {wait:g} s); try again when it has finished"
             ) from None
         try:
-            self._manifest = None  # another process may have written meanwhile
             yield
         finally:
             lock.release()
