@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from typing import Any
 
 #: Language code -> Snowball algorithm name.
 ALGORITHMS = {"en": "english", "de": "german"}
 
 _WORD = re.compile(r"\w+")
+#: A Snowball stemmer object keeps the word it works on in itself, so two threads stemming with
+#: one stemmer corrupt each other's word (IndexError deep in snowballstemmer; seen under the web
+#: server's concurrent searches). Stems are cached, so the lock is taken only for new words.
+_STEMMING = threading.Lock()
 
 
 @functools.cache
@@ -33,7 +38,9 @@ def _stemmer(lang: str) -> Any:
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str, lang: str) -> str:
     """The Snowball stem of `word` (lower-cased first): "Banding" -> "band", "Kreaturen" -> "kreatur"."""
-    return str(_stemmer(lang).stemWord(word.lower()))
+    stemmer = _stemmer(lang)
+    with _STEMMING:
+        return str(stemmer.stemWord(word.lower()))
 
 
 def stem_en(word: str) -> str:
