@@ -71,12 +71,13 @@ def docs(json_mode: JsonOption = False) -> None:
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import card, example, rule, search, term
+    from regelwerk.cli import card, example, rule, search, serve, term
 
     rule.register(app)
     card.register(app)
     search.register(app)
     term.register(app)
+    serve.register(app)
     app.add_typer(example.app, name="example", help=example.__doc__)
 
 

@@ -75,7 +75,7 @@ def _read_commands() -> list[tuple[str, Any]]:
         subs = getattr(cmd, "commands", None)
         if subs:
             out.extend((f"{name} {sub}", c) for sub, c in subs.items())
-        elif name != "ingest":
+        elif name not in ("ingest", "serve"):  # they write or serve; they read nothing out
             out.append((name, cmd))
     return out
 
