@@ -70,7 +70,43 @@ class Library:
         """``{"rule": ...}``: the rule `query` names, with subrules, examples and references."""
         from regelwerk.index.rules.lookup import lookup
 
+        if lang == "both":
+            return self._rule_both(query, version)
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
+
+    def _rule_both(self, query: str, version: str | None) -> dict[str, Any]:
+        """``{"rule": English, "translation": German or None}``: the same rule in both languages.
+
+        The German side is the rule that is the English one's number *today* (the German seed's
+        702.19 for today's 702.22), so the two texts are one rule even across renumbering.
+        """
+        from regelwerk.index.rules.lookup import lookup
+        from regelwerk.ingest.model.errors import UnknownRule
+
+        en = lookup(self.corpus, query, version=version, lang="en")
+        translation = None
+        try:
+            de = lookup(self.corpus, en.current or en.number, lang="de", today=True)
+        except UnknownRule:
+            de = None
+        if de is not None and de.language == "de":
+            translation = de.to_dict()
+        return {"rule": en.to_dict(), "translation": translation}
+
+    def terms(self, kind: str | None = None) -> dict[str, Any]:
+        """``{"terms": [...]}``: every keyword and game term of the term tables in both
+        languages (``kind``: keyword_action, keyword_ability, ability_word or core)."""
+        from regelwerk.index.terms.shipped import load_terms
+        from regelwerk.index.terms.table import KINDS
+
+        if kind is not None and kind not in KINDS:
+            raise InputError(f"kind {kind!r} is not a term kind; expected one of {', '.join(KINDS)}")
+        rows = [r for r in load_terms() if kind is None or r.kind == kind]
+        return {"terms": [
+            {"en": r.en, "de": r.de or None, "kind": r.kind, "number": r.number or None,
+             "de_variants": list(r.de_variants), "de_old": list(r.de_old), "source": r.source or None}
+            for r in rows
+        ]}
 
     def search(
         self,
