@@ -137,10 +137,7 @@ def _help_option(cmd: Any) -> Any:
     if getter is None:
         return None
     names = getattr(cmd, "context_settings", {}).get("help_option_names", ["--help"])
-    try:
-        return getter(SimpleNamespace(help_option_names=names))
-    except Exception:  # another click version: leave its help option English
-        return None
+    return getter(SimpleNamespace(help_option_names=names))
 
 
 def _lookup(t: gettext.NullTranslations, text: str) -> str:
