@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
 from regelwerk.index.search.query import SearchEngine
-from regelwerk.ingest.model.errors import UnknownVersion
 from regelwerk.index.search.syntax import syntax_problem
 from regelwerk.index.store.corpus import Corpus
 from regelwerk.index.terms.words import translate_word
+from regelwerk.ingest.model.errors import UnknownVersion
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
