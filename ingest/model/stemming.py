@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,6 +22,12 @@ from typing import Any
 LANGUAGES = ("en", "de")
 
 _WORD = re.compile(r"\w+")
+#: A generated Snowball stemmer keeps the word it works on in itself, so two threads stemming
+#: with one stemmer can corrupt each other's word (seen with snowballstemmer under the web
+#: server's concurrent searches). whoosh's port works on local variables, but the lock keeps
+#: that a property of this module, not of the library under it; stems are cached, so it is
+#: taken only for new words.
+_STEMMING = threading.Lock()
 
 
 @functools.cache
@@ -35,7 +42,9 @@ def _stemmer(lang: str) -> Any:
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str, lang: str) -> str:
     """The Snowball stem of `word` (lower-cased first): "Banding" -> "band", "Kreaturen" -> "kreatur"."""
-    return str(_stemmer(lang)(word.lower()))
+    stemmer = _stemmer(lang)
+    with _STEMMING:
+        return str(stemmer(word.lower()))
 
 
 def stem_en(word: str) -> str:
