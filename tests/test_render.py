@@ -58,7 +58,8 @@ def test_documents_table_on_an_80_column_terminal_cuts_no_date_or_count() -> Non
     lines = _lines(out)
     assert all(len(line) <= 80 for line in lines)
     assert "…" not in out.getvalue()
-    assert lines[2].split() == ["id", "lang", "version", "kind", "secs", "rules", "gloss", "cards", "issues"]
+    header = ["id", "lang", "version", "kind", "secs", "rules", "gloss", "cards", "issues"]
+    assert lines[2].split() == header
     assert lines[4].split()[1:] == ["de+en", "2026-04-17", "bilingual-d", "3299", "3138", "730", "12345", "12"]
 
 
