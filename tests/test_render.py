@@ -60,7 +60,8 @@ def test_documents_table_on_an_80_column_terminal_cuts_no_date_or_count() -> Non
     assert "…" not in out.getvalue()
     header = ["id", "lang", "version", "kind", "secs", "rules", "gloss", "cards", "issues"]
     assert lines[2].split() == header
-    assert lines[4].split()[1:] == ["de+en", "2026-04-17", "bilingual-d", "3299", "3138", "730", "12345", "12"]
+    cells = ["de+en", "2026-04-17", "bilingual-d", "3299", "3138", "730", "12345", "12"]
+    assert lines[4].split()[1:] == cells
 
 
 def _rule(text: str) -> dict[str, Any]:
