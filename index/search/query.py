@@ -107,6 +107,8 @@ class SearchEngine:
         return self._links
 
     def _scope(self, version: str | None, all_versions: bool, lang: str | None) -> Any:
+        if version is not None:
+            self._check_version(version)
         key = (version, all_versions, lang)
         if key not in self._filters:
             parts: list[Any] = []
@@ -230,8 +232,6 @@ class SearchEngine:
             notes.append(f"query shortened to its first {len(text)} characters")
         if not _WORD.search(text):
             return SearchResult(query, (), ("empty query: type a rule number, a keyword or a question",))
-        if version is not None:
-            self._check_version(version)
         flt = self._scope(version, all_versions, lang)
         if flt is not None and not flt:  # whoosh reads an empty filter as "no filter"
             scope = f"version {version} in " if version else ""
