@@ -27,6 +27,8 @@ LABELS: dict[str, dict[str, str]] = {
         "also": "Other candidates", "score": "Score", "match": "Match", "fuzzy": "closest match",
         "keyword_ability": "keyword ability", "keyword_action": "keyword action",
         "ability_word": "ability word", "core": "game term",
+        "evidence": "German cards print",
+        "current_era": "current", "old_era": "old", "variant_era": "variant",
     },
     "de": {
         "en": "Englisch", "de": "Deutsch", "variants": "Deutsche Varianten", "old": "Ältere Namen",
@@ -39,6 +41,8 @@ LABELS: dict[str, dict[str, str]] = {
         "match": "Treffer", "fuzzy": "ähnlichster Treffer",
         "keyword_ability": "Schlüsselwortfähigkeit", "keyword_action": "Schlüsselwortaktion",
         "ability_word": "Fähigkeitswort", "core": "Spielbegriff",
+        "evidence": "Deutsche Karten drucken",
+        "current_era": "aktuell", "old_era": "alt", "variant_era": "Variante",
     },
 }
 
@@ -121,6 +125,13 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
         line(f"  {t['old']}: {', '.join(m['de_old'])}")
     if m["number"]:
         line(f"  {t['current']}: {m['number']}")
+    if m.get("evidence"):
+        forms = [
+            f"{e['de']} ({t[e['era'] + '_era']}, {e['cards']} cards, {e['first_year']}-{e['last_year']}, "
+            f"e.g. {e['example']})"
+            for e in m["evidence"]
+        ]
+        line(f"  {t['evidence']}: " + "; ".join(forms))
     if m["documents"]:
         table = Table(show_edge=False, box=None, padding=(0, 2))
         for col in (t["document"], t["language"], t["number"], t["how"]):
