@@ -55,7 +55,8 @@ def main() -> int:
     floor_file = home / "floor.py"
     floor_file.write_text(FLOOR_APP)
     floor = _cold([sys.executable, str(floor_file), "x"], env)
-    print(f"\n== cold process (median of several runs; machine shared)\ntyper floor          {floor * 1000:7.1f} ms")
+    print("\n== cold process (median of several runs; machine shared)")
+    print(f"typer floor          {floor * 1000:7.1f} ms")
     for args in (["card", "Tatzelwurm"], ["term", "Tatzelwurm"]):
         cold = _cold([*CLI, *args], env)
         probe = subprocess.run(

@@ -13,6 +13,8 @@ ingested) on first use, not when the object is made.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +31,13 @@ from regelwerk.ingest.model.numbers import lineage
 if TYPE_CHECKING:
     from regelwerk.engine.rulebook import RuleBook
     from regelwerk.index.cards.store import CardStore
+    from regelwerk.index.search.query import SearchEngine
     from regelwerk.index.store.corpus import Corpus
+
+#: Search engines one library keeps for reuse (opening one costs more than a query). A server
+#: answers many searches from one library; they run one at a time on the GIL anyway, so a few
+#: engines serve any number of concurrent requests.
+SEARCH_ENGINES = 4
 
 __all__ = ["Library", "LibraryRuleBook"]
 
@@ -42,6 +50,8 @@ class Library:
     def __init__(self, home: Path | None = None) -> None:
         self._home = home
         self._corpus: Corpus | None = None
+        self._engines: queue.SimpleQueue[SearchEngine] = queue.SimpleQueue()
+        self._searching = threading.BoundedSemaphore(SEARCH_ENGINES)
         self._cards: CardStore | None = None
 
     @property
@@ -62,7 +72,43 @@ class Library:
         """``{"rule": ...}``: the rule `query` names, with subrules, examples and references."""
         from regelwerk.index.rules.lookup import lookup
 
+        if lang == "both":
+            return self._rule_both(query, version)
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
+
+    def _rule_both(self, query: str, version: str | None) -> dict[str, Any]:
+        """``{"rule": English, "translation": German or None}``: the same rule in both languages.
+
+        The German side is the rule that is the English one's number *today* (the German seed's
+        702.19 for today's 702.22), so the two texts are one rule even across renumbering.
+        """
+        from regelwerk.index.rules.lookup import lookup
+        from regelwerk.ingest.model.errors import UnknownRule
+
+        en = lookup(self.corpus, query, version=version, lang="en")
+        translation = None
+        try:
+            de = lookup(self.corpus, en.current or en.number, lang="de", today=True)
+        except UnknownRule:
+            de = None
+        if de is not None and de.language == "de":
+            translation = de.to_dict()
+        return {"rule": en.to_dict(), "translation": translation}
+
+    def terms(self, kind: str | None = None) -> dict[str, Any]:
+        """``{"terms": [...]}``: every keyword and game term of the term tables in both
+        languages (``kind``: keyword_action, keyword_ability, ability_word or core)."""
+        from regelwerk.index.terms.shipped import load_terms
+        from regelwerk.index.terms.table import KINDS
+
+        if kind is not None and kind not in KINDS:
+            raise InputError(f"kind {kind!r} is not a term kind; expected one of {', '.join(KINDS)}")
+        rows = [r for r in load_terms() if kind is None or r.kind == kind]
+        return {"terms": [
+            {"en": r.en, "de": r.de or None, "kind": r.kind, "number": r.number or None,
+             "de_variants": list(r.de_variants), "de_old": list(r.de_old), "source": r.source or None}
+            for r in rows
+        ]}
 
     def search(
         self,
@@ -73,11 +119,21 @@ class Library:
         all_versions: bool = False,
     ) -> dict[str, Any]:
         """``{"query", "hits", "notes", ...}``: ranked hits across both languages (or only `lang`)."""
-        from regelwerk.index.search.query import search
+        from regelwerk.index.search.query import SearchEngine
 
         if version is not None and all_versions:
             raise InputError("use either a version or all versions, not both")
-        found = search(self.corpus, query, limit=limit, version=version, all_versions=all_versions, lang=lang)
+        with self._searching:  # an engine serves one search at a time; at most SEARCH_ENGINES exist
+            try:
+                engine = self._engines.get_nowait()
+            except queue.Empty:
+                engine = SearchEngine(self.corpus)
+            try:
+                found = engine.search(
+                    query, limit=limit, version=version, all_versions=all_versions, lang=lang
+                )
+            finally:
+                self._engines.put(engine)
         data = found.to_dict()
         if self.cards.exists():  # after the rules, the cards the query names
             from regelwerk.index.cards.search import named_cards
@@ -126,6 +182,15 @@ class Library:
                 if era is not None:
                     eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
         return {"query": query.strip(), "matches": matches, "eras": eras}
+
+    def stamp(self) -> tuple[int, int]:
+        """Changes whenever any process changes the stored documents: a long-lived reader (the
+        web server) compares it to know when to open a fresh library."""
+        try:
+            st = self.corpus.store.manifest_path.stat()
+        except OSError:
+            return (0, 0)
+        return (st.st_mtime_ns, st.st_size)
 
     def _card_terms(self, query: str, limit: int, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Card database answers for ``term``, shaped like its card entries; a card the keyword
@@ -283,7 +348,7 @@ class LibraryRuleBook:
     def __init__(self, library: Library | None = None) -> None:
         self._library = library
         self._cache: dict[tuple[str, str], str | None] = {}
-        self._terms: dict[str, tuple[str, str]] | None = None
+        self._terms: dict[str, list[tuple[str, str]]] | None = None
 
     def title(self, number: str, lang: str) -> str | None:
         key = (number, lang)
@@ -295,7 +360,9 @@ class LibraryRuleBook:
     def _from_terms(self, number: str, lang: str) -> str | None:
         """The term tables name every keyword and the turn-structure sections by current
         number, in both languages: titles even before any CR is ingested, German ones in
-        German traces."""
+        German traces. Where several terms share a number (104: Lose the Game, Win the Game,
+        Concede), only the one that is the CR's own title of that number is a title; if none
+        is, the CR's English title stands ("104.2a Ending the Game", not "das Spiel verlieren")."""
         from regelwerk.index.terms.shipped import load_terms
 
         if self._terms is None:
@@ -303,11 +370,26 @@ class LibraryRuleBook:
             for row in load_terms():  # file order: a section's own title comes first
                 # Ability words are examples listed in 207.2c, not its title ("Adamant").
                 if row.number and row.kind != "ability_word":
-                    self._terms.setdefault(row.number, (row.en, row.de))
+                    self._terms.setdefault(row.number, []).append((row.en, row.de))
         for n in lineage(number):
-            names = self._terms.get(n)
-            if names is not None:
+            rows = self._terms.get(n)
+            if rows:
+                names = rows[0] if len(rows) == 1 else self._titled(n, rows)
+                if names is None:
+                    return None
                 return names[1] if lang == "de" else names[0]
+        return None
+
+    def _titled(self, number: str, rows: list[tuple[str, str]]) -> tuple[str, str] | None:
+        """Of several terms with one number, the one that is the number's title: the CR's title
+        when a CR is ingested; otherwise the first row if it reads as a heading (a step or phase,
+        or a rule below a section), never a glossary outcome such as "Lose the Game"."""
+        title = self._find(number, "en")
+        if title:
+            return next((r for r in rows if r[0].casefold() == title.casefold()), None)
+        first = rows[0]
+        if "." in number or first[0].endswith((" Step", " Phase")):
+            return first
         return None
 
     def _find(self, number: str, lang: str) -> str | None:

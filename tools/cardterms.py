@@ -22,8 +22,9 @@ printing is older than the current form's first years is ``old`` (1995 "Kann fli
 is clear: MTGJSON tags the keyword on cards (so the keyword is not newer than the corpus: a
 newer one keeps its cell and source), the form stands alone as a keyword line in at least half
 of its printings (not a phrase around it), Dice >= `FILL_DICE`, at least `FILL_PRINTINGS`
-printings, printed in or after `FILL_SINCE`. The cell gets ``source`` = ``cards`` and a note. Human-typed cells are never
-changed; ``tests/test_card_evidence.py`` reports one that the evidence contradicts.
+printings, printed in or after `FILL_SINCE`. The cell gets ``source`` = ``cards`` and a note.
+Human-typed cells are never changed; ``tests/test_card_evidence.py`` reports one that the
+evidence contradicts.
 """
 
 from __future__ import annotations

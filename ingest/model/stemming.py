@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from typing import Any
 
 #: Language code -> Snowball algorithm name.
@@ -44,6 +45,28 @@ def stem_en(word: str) -> str:
 def stem_de(word: str) -> str:
     """`stem` for German, as a one-argument function (whoosh's StemFilter pickles it by name)."""
     return stem(word, "de")
+
+
+class StemIndex:
+    """Words found by their stem, stemming lazily.
+
+    Snowball only takes endings off (and folds umlauts, which callers have folded already), so
+    two words with one stem share their first letters: a lookup stems only the words that
+    begin like the word looked up, and a table of thousands of names costs nothing to build.
+    """
+
+    PREFIX = 3
+
+    def __init__(self, words: Iterable[str], lang: str) -> None:
+        self.lang = lang
+        self._by_prefix: dict[str, list[str]] = {}
+        for w in words:
+            self._by_prefix.setdefault(w[: self.PREFIX], []).append(w)
+
+    def find(self, word: str) -> list[str]:
+        """The words (in the order given) whose stem is `word`'s stem."""
+        wanted = stem(word, self.lang)
+        return [w for w in self._by_prefix.get(word[: self.PREFIX], ()) if stem(w, self.lang) == wanted]
 
 
 def stems(text: str, lang: str) -> list[str]:
