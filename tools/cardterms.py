@@ -303,20 +303,24 @@ def _evidence(
 
 
 def _eras(forms: list[dict[str, object]]) -> None:
-    """current: most printings in its last years among the newest forms; old: ended before."""
+    """current: the strongest of the forms still printed in the newest years; old: a form whose
+    last printing is no later than the current form's first and `OLD_GAP` years before its
+    last (1994-95 "Kann fliegen" before 1995-2022 "Fliegend"); the rest are variants."""
     if not forms:
         return
     latest = max(int(str(f["last_year"])) for f in forms)
     newest = [f for f in forms if int(str(f["last_year"])) >= latest - 2]
-    current = max(newest, key=lambda f: (float(str(f["dice"])), int(str(f["_recent"]))))
+    current = max(newest, key=lambda f: (float(str(f["dice"])), int(str(f.get("_recent", 0)))))
+    first, last = int(str(current["first_year"])), int(str(current["last_year"]))
     for f in forms:
+        end = int(str(f["last_year"]))
         if f is current:
             f["era"] = "current"
-        elif int(str(f["last_year"])) < int(str(current["first_year"])) + 1:
+        elif end <= first and end <= last - OLD_GAP:
             f["era"] = "old"
         else:
             f["era"] = "variant"
-        del f["_recent"]
+        f.pop("_recent", None)
 
 
 def rows() -> Iterator[tuple[str, str, str]]:

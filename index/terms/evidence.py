@@ -30,6 +30,7 @@ def load_evidence() -> dict[tuple[str, str], tuple[dict[str, Any], ...]]:
         for key in _INTS:
             row[key] = int(row[key])
         row["dice"] = float(row["dice"])
+        row["standalone"] = float(row.get("standalone", 0))
         en, kind = row.pop("en"), row.pop("kind")
         out.setdefault((en, kind), []).append(row)
     return {k: tuple(v) for k, v in out.items()}
