@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from regelwerk.index.linking.keyword import CardRef, Era, Keyword
 from regelwerk.index.linking.link import Linked, excerpt_numbers, link
+from regelwerk.index.terms.aliases import load_aliases
 from regelwerk.index.terms.shipped import load_terms, stamp
 from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact
@@ -54,6 +55,14 @@ class KeywordIndex:
             self._en.setdefault(compact(k.en), []).append(k)
             for name in k.german_names:
                 self._de.setdefault(compact(name), []).append(k)
+        # Words people say ("Spielfeld", "Priorität", the other sense of "counter") reach
+        # their term too, after its own names (data/terms/aliases.tsv).
+        by_row = {(k.en, k.kind): k for k in linked.keywords}
+        for alias in load_aliases():
+            target = by_row.get((alias.en, alias.kind))
+            table = self._de if alias.lang == "de" else self._en
+            if target is not None and target not in table.get(compact(alias.word), []):
+                table.setdefault(compact(alias.word), []).append(target)
         # The same names by stem, for inflected words ("Giftmarken" -> "Giftmarke").
         self._stemmed = {lang: StemIndex(table, lang) for lang, table in (("en", self._en), ("de", self._de))}
 

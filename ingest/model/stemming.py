@@ -1,40 +1,50 @@
 """One stemmer for all of regelwerk: ``stem(word, lang)`` on the Snowball algorithms.
 
-English uses Snowball's Porter2, German Snowball's German stemmer (which also folds ä/ö/ü).
+English uses Snowball's Porter2, German Snowball's German stemmer (which also folds ä/ö/ü),
+both as whoosh ships them (``whoosh.lang.stemmer_for_language``), so the search analyzers and
+every lookup run the very same code.
 The search analyzers stem with it, and every lookup that must meet an inflected word
 ("Giftmarken" -> "Giftmarke", "Banding" -> "band") compares stems with it instead of
 stripping endings by hand, so the index, the query and every lookup agree on a word's stem.
-``snowballstemmer`` is imported on first use, so ``rule`` never pays for it.
+The stemmers are imported on first use, so ``rule`` never pays for them; on the search path
+whoosh is loaded anyway.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Iterable
 from typing import Any
 
-#: Language code -> Snowball algorithm name.
-ALGORITHMS = {"en": "english", "de": "german"}
+#: The languages regelwerk stems.
+LANGUAGES = ("en", "de")
 
 _WORD = re.compile(r"\w+")
+#: A generated Snowball stemmer keeps the word it works on in itself, so two threads stemming
+#: with one stemmer can corrupt each other's word (seen with snowballstemmer under the web
+#: server's concurrent searches). whoosh's port works on local variables, but the lock keeps
+#: that a property of this module, not of the library under it; stems are cached, so it is
+#: taken only for new words.
+_STEMMING = threading.Lock()
 
 
 @functools.cache
 def _stemmer(lang: str) -> Any:
-    import snowballstemmer
+    if lang not in LANGUAGES:
+        raise ValueError(f"no stemmer for language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+    from whoosh.lang import stemmer_for_language
 
-    try:
-        return snowballstemmer.stemmer(ALGORITHMS[lang])
-    except KeyError:
-        expected = ", ".join(ALGORITHMS)
-        raise ValueError(f"no stemmer for language {lang!r}; expected one of {expected}") from None
+    return stemmer_for_language(lang)
 
 
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str, lang: str) -> str:
     """The Snowball stem of `word` (lower-cased first): "Banding" -> "band", "Kreaturen" -> "kreatur"."""
-    return str(_stemmer(lang).stemWord(word.lower()))
+    stemmer = _stemmer(lang)
+    with _STEMMING:
+        return str(stemmer(word.lower()))
 
 
 def stem_en(word: str) -> str:
