@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from regelwerk.index.library import Library
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search9"
+INDEX_SALT = "search10"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -58,6 +58,8 @@ def schema() -> Schema:
         title_de=TEXT(analyzer=de),
         ctx_en=TEXT(analyzer=en),
         ctx_de=TEXT(analyzer=de),
+        sect_en=TEXT(analyzer=en),
+        sect_de=TEXT(analyzer=de),
         text_en=TEXT(analyzer=en),
         text_de=TEXT(analyzer=de),
         language=ID(stored=True),
@@ -162,6 +164,10 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
                 ctx["de"].extend(kw[1])
             if s.keyword and s.keyword != s.title:
                 ctx[s.language].append(s.keyword)
+            # The titles of the sections a rule sits in ("Tokens" for 111.2, "Untap Step" for
+            # 502.4): what the rule is about even where its own words do not say it.
+            ancestors = (titles.get((n, s.language)) for n in lineage(s.parent or ""))
+            sect = " ".join(t.title for t in ancestors if t is not None and t.title)
             text = s.text if s.text != s.title else ""
             body = "\n".join([text, *s.examples])
             yield {
@@ -175,6 +181,7 @@ def _records(library: Library) -> Iterator[dict[str, Any]]:
                 f"title_{s.language}": s.title or s.keyword or "",
                 "ctx_en": " ".join(ctx["en"]),
                 "ctx_de": " ".join(ctx["de"]),
+                f"sect_{s.language}": sect,
                 f"text_{s.language}": body,
                 "language": s.language,
                 "document": d.id,
