@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from regelwerk.index.library import Library
-from regelwerk.index.rules import newest_cr
-from regelwerk.ingest.errors import InputError
-from regelwerk.ingest.numbers import RuleNumber
+from regelwerk.index.store.corpus import Corpus
+from regelwerk.ingest.model import newest_release
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.numbers import RuleNumber
 
 QUERIES = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "queries.tsv"
 _TOKEN = re.compile(r"\w+")
@@ -92,9 +92,9 @@ def score(cases: Sequence[Case], run: Callable[[Case], list[dict[str, Any]]], de
 class Fts5Baseline:
     """SQLite FTS5 over every ingested section and glossary entry (one table, bm25)."""
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Corpus) -> None:
         docs = library.store.all()
-        newest = newest_cr(docs)
+        newest = newest_release(docs)
         newest_id = newest.document.id if newest else None
         newest_version = {}
         for p in docs:
@@ -148,9 +148,9 @@ class Fts5Baseline:
         return [{"number": r[0], "current": r[1], "term": r[2], "title": r[3]} for r in rows]
 
 
-def expected_exists(library: Library, case: Case) -> str | None:
+def expected_exists(library: Corpus, case: Case) -> str | None:
     """Why the case's first expected answer does not hold in the newest CR, or None if it does."""
-    newest = newest_cr(library.store.all())
+    newest = newest_release(library.store.all())
     if newest is None:
         return "no English CR release is ingested"
     first = case.expect[0]

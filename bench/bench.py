@@ -68,10 +68,10 @@ def _pct(values: list[float], p: float) -> float:
 def _mixed_queries(library: object) -> list[str]:
     """Relevance cases plus every keyword title, a typo of it, and numbers from the newest CR."""
     from bench.baseline import load_cases
-    from regelwerk.index.rules import newest_cr
+    from regelwerk.ingest.model import newest_release
 
     queries = [c.query for c in load_cases()]
-    newest = newest_cr(library.store.all())  # type: ignore[attr-defined]
+    newest = newest_release(library.store.all())  # type: ignore[attr-defined]
     assert newest is not None
     titled = [s for s in newest.sections if s.kind == "rule" and s.title and s.number.startswith("70")]
     for s in titled[:120]:
@@ -91,19 +91,19 @@ def main() -> int:
     os.environ["REGELWERK_HOME"] = str(home)
     env = {**os.environ, "REGELWERK_HOME": str(home)}
 
-    from regelwerk.index.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
     start = time.perf_counter()
-    library = Library()  # ingests the seeds
+    library = Corpus()  # ingests the seeds
     seeded = time.perf_counter()
     report = library.ingest([NEWEST])
     assert not report.errors, report.errors
     ingested = time.perf_counter()
-    from regelwerk.index.rules import rules_table
+    from regelwerk.index.rules.lookup import rules_table
 
     rules_table(library).close()
     tabled = time.perf_counter()
-    from regelwerk.index.search_index import index_dir
+    from regelwerk.index.search.whoosh_index import index_dir
 
     index_dir(library)
     indexed = time.perf_counter()
@@ -126,7 +126,7 @@ def main() -> int:
     print(f"search banding       {found * 1000:7.1f} ms  {found / floor:.2f}x floor (target <= 2x)")
 
     from bench.baseline import Fts5Baseline, load_cases, score
-    from regelwerk.index.query import SearchEngine
+    from regelwerk.index.search.query import SearchEngine
 
     engine = SearchEngine(library)
     fts = Fts5Baseline(library)

@@ -24,7 +24,7 @@ if __name__ == "__main__":  # run as a script: "bench" must resolve to the packa
 from bench.baseline import Case, Scores, expected_exists, score
 
 if TYPE_CHECKING:
-    from regelwerk.index.library import Library
+    from regelwerk.index.store.corpus import Corpus
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "questions.tsv"
 Run = Callable[[Case], list[dict[str, Any]]]
@@ -51,7 +51,7 @@ def load_questions(path: Path = QUESTIONS, split: str | None = "dev") -> list[Qu
     return out
 
 
-def expectation_problem(library: Library, case: Case) -> str | None:
+def expectation_problem(library: Corpus, case: Case) -> str | None:
     """Why a question's expected answers do not hold in the newest CR, or None if they do.
 
     Every expected number must exist; the first must mention the check word (its title,
@@ -60,9 +60,9 @@ def expectation_problem(library: Library, case: Case) -> str | None:
     problem = expected_exists(library, case)
     if problem is not None:
         return problem
-    from regelwerk.index.rules import newest_cr
+    from regelwerk.ingest.model import newest_release
 
-    newest = newest_cr(library.store.all())
+    newest = newest_release(library.store.all())
     assert newest is not None
     numbers = {s.number for s in newest.sections if s.number}
     missing = [e for e in case.expect[1:] if e.rstrip("*") not in numbers]
@@ -112,10 +112,10 @@ def main(argv: list[str]) -> int:
         return 0
     os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix="regelwerk-questions-")
     from bench.baseline import Fts5Baseline
-    from regelwerk.index.library import Library
-    from regelwerk.index.query import SearchEngine
+    from regelwerk.index.search.query import SearchEngine
+    from regelwerk.index.store.corpus import Corpus
 
-    library = Library()
+    library = Corpus()
     assert not library.ingest([newest]).errors
     questions = load_questions(split=None if split == "all" else split)
     bad = [(q.case.query, p) for q in questions if (p := expectation_problem(library, q.case))]

@@ -1,25 +1,27 @@
-"""The `regelwerk` command. Commands are thin: parse arguments, call the library, format.
+"""The `regelwerk` command. Commands are thin: parse arguments, call the library facade
+(``regelwerk.index.facade.Library``), render the dict it returns.
 
-Heavy imports (bs4 for ingesting, whoosh for searching) happen inside the commands that need
-them, so ``regelwerk rule`` starts fast.
+Errors are handled once, in `output.Commands` (the app's click group); heavy imports (bs4 for
+ingesting, whoosh for searching) happen inside the facade methods that need them, so
+``regelwerk rule`` starts fast.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
-from regelwerk.cli.output import JSON_OPTION, emit, fail
+from regelwerk.cli.options import JsonOption
+from regelwerk.cli.output import Commands, emit
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 app = typer.Typer(
     name="regelwerk",
+    cls=Commands,
     help="Bilingual (German/English) Magic: The Gathering rules reference.",
     no_args_is_help=True,
     add_completion=False,
@@ -28,93 +30,60 @@ app = typer.Typer(
 )
 
 
-def _library() -> Any:
-    from regelwerk.index.library import Library
-
-    return Library()
-
-
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Rule documents or directories of them."),
+    paths: list[Path] = typer.Argument(
+        ..., help="Rule documents, MTGJSON card files, or directories of them."
+    ),
     fmt: str | None = typer.Option(
         None, "--format", help="Force a format: cr-text, cr-html, bilingual-dump, glossary-de, excerpt."
     ),
     strict: bool = typer.Option(
         False, "--strict", help="Refuse a file with any line the parser could not place."
     ),
-    json_mode: bool = JSON_OPTION,
+    follow_symlinks: bool = typer.Option(
+        False, "--follow-symlinks", help="Also read symbolic links found inside directories."
+    ),
+    json_mode: JsonOption = False,
 ) -> None:
-    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps)."""
+    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps) and
+    MTGJSON card files (set files or AllPrintings; .json, .gz, .xz, .bz2, .zip)."""
     from regelwerk.cli.ingest_view import run_ingest
 
-    run_ingest(_library(), paths, fmt, json_mode, strict=strict)
+    run_ingest(paths, fmt, json_mode, strict=strict, follow_symlinks=follow_symlinks)
 
 
 @app.command()
-def docs(json_mode: bool = JSON_OPTION) -> None:
+def docs(json_mode: JsonOption = False) -> None:
     """List the ingested documents with their version and record counts."""
-    library = _library()
-    rows = library.documents()
+    from regelwerk.index.facade import Library
+
+    data = Library().docs()
 
     def render(con: Console) -> None:
         from regelwerk.cli.tables import documents_table
 
-        con.print(documents_table(rows))
-        con.print(f"store: {library.home} (set REGELWERK_HOME to use another)", markup=False, soft_wrap=True)
+        con.print(documents_table(data["documents"]))
+        con.print(f"store: {data['home']} (set REGELWERK_HOME to use another)", markup=False, soft_wrap=True)
 
-    emit({"documents": rows, "home": str(library.home)}, json_mode, render)
+    emit(data, json_mode, render)
 
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import example, rule, search, term
+    from regelwerk.cli import card, example, rule, search, serve, term
 
     rule.register(app)
+    card.register(app)
     search.register(app)
     term.register(app)
+    serve.register(app)
     app.add_typer(example.app, name="example", help=example.__doc__)
 
 
 _mount()
 
 
-def _is(exc: BaseException, name: str) -> bool:
-    """Class-name test: typer >= 0.20 vendors click (typer._click), older typer uses click itself."""
-    return any(cls.__name__ == name for cls in type(exc).__mro__)
-
-
 def main() -> None:
-    """Console-script entry: one error envelope for usage errors and library errors alike."""
-    from regelwerk.ingest.errors import RegelwerkError
-
-    json_mode = "--json" in sys.argv[1:]
-
-    def report(message: str, code: int) -> None:
-        try:
-            fail(message, json_mode, code=code)
-        except typer.Exit as done:
-            sys.exit(done.exit_code)
-
-    try:
-        rc = app(standalone_mode=False)
-        # click returns the exit code of a typer.Exit instead of raising it in this mode
-        sys.exit(rc if isinstance(rc, int) else 0)
-    except RegelwerkError as exc:
-        report(str(exc), 1)
-    except OSError as exc:  # the store or home directory itself cannot be used
-        where = exc.filename or os.environ.get("REGELWERK_HOME") or "the regelwerk data directory"
-        report(f"{where}: {exc.strerror or exc}; set REGELWERK_HOME to a writable directory", 1)
-    except Exception as exc:
-        if _is(exc, "Exit"):
-            sys.exit(getattr(exc, "exit_code", 0))
-        if _is(exc, "Abort"):
-            report("aborted", 130)
-        if _is(exc, "UsageError"):
-            ctx = getattr(exc, "ctx", None)
-            where = f"{ctx.command_path}: " if ctx is not None else ""
-            report(f"{where}{exc.format_message()}", 2)  # type: ignore[attr-defined]
-        if os.environ.get("REGELWERK_DEBUG"):
-            raise
-        report(f"internal error ({type(exc).__name__}: {exc}); rerun with REGELWERK_DEBUG=1 for a traceback",
-               1)
+    """Console-script entry; errors are mapped to the one envelope by the app's group."""
+    app()

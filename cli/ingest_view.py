@@ -8,68 +8,66 @@ from typing import Any
 
 import typer
 
-from regelwerk.cli.output import console, emit, error_text, fail
+from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
 SHOWN_ISSUES = 3
 
 
 def run_ingest(
-    library: Any, paths: list[Path], fmt: str | None, json_mode: bool, *, strict: bool = False
+    paths: list[Path],
+    fmt: str | None,
+    json_mode: bool,
+    *,
+    strict: bool = False,
+    follow_symlinks: bool = False,
 ) -> None:
-    from regelwerk.ingest import expand_paths
-    from regelwerk.ingest.detect import Format
+    from regelwerk.index.facade import Library
+    from regelwerk.ingest.model.format import Format
 
     if fmt is not None and fmt not in {f.value for f in Format}:
         choices = ", ".join(f.value for f in Format)
-        fail(f"--format: {fmt!r} is not a format; expected one of {choices}", json_mode, code=2)
-    for p in paths:
-        if not p.exists():
-            fail(f"{p}: no such file or directory", json_mode)
-    files = expand_paths(paths)
-    if not files:
-        fail(f"{', '.join(map(str, paths))}: no .txt, .htm or .html documents found", json_mode)
-
-    show_progress = not json_mode and sys.stderr.isatty() and len(files) > 1
-    if show_progress:
+        bad_usage(f"--format: {fmt!r} is not a format; expected one of {choices}")
+    library = Library()
+    files = library.files(paths, follow_symlinks=follow_symlinks)
+    if not json_mode and sys.stderr.isatty() and len(files) > 1:
         from rich.progress import Progress
 
         with Progress(console=console(stderr=True), transient=True) as bar:
             task = bar.add_task("ingesting", total=len(files))
 
             def step(path: Path) -> None:
-                bar.update(task, description=f"ingesting {path.name}", advance=1)
+                from rich.markup import escape
 
-            report = library.ingest(files, fmt, progress=step, strict=strict)
+                # the progress column reads markup and bypasses the console's own filter
+                name = escape(safe_text(path.name))
+                bar.update(task, description=f"ingesting {name}", advance=1)
+
+            data = library.ingest(paths, fmt, strict=strict, progress=step, follow_symlinks=follow_symlinks)
     else:
-        report = library.ingest(files, fmt, strict=strict)
-
-    if len(report.errors) and not report.documents:
-        if len(report.errors) == 1:
-            fail(str(report.errors[0]), json_mode)
-        fail("; ".join(str(e) for e in report.errors), json_mode)
-
-    data = report.to_dict()
+        data = library.ingest(paths, fmt, strict=strict, follow_symlinks=follow_symlinks)
 
     def render(con: Any) -> None:
         from regelwerk.cli.tables import documents_table
 
-        con.print(documents_table([p.summary() for p in report.documents], title="Ingested"))
-        for doc_id in report.unchanged:
-            con.print(f"{doc_id}: unchanged (same sha256), nothing to do")
-        for parsed in report.documents:
-            issues = parsed.issues
+        con.print(documents_table(data["documents"], title="Ingested"))
+        for doc_id in data["unchanged"]:
+            con.print(f"{doc_id}: unchanged (same sha256), nothing to do", markup=False)
+        for skip in data["skipped"]:
+            con.print(f"note: {skip}", markup=False, highlight=False, soft_wrap=True)
+        for summary in data["documents"]:
+            issues = summary["issues"]
             for issue in issues[:SHOWN_ISSUES]:
                 con.print(f"note: {issue}", markup=False, highlight=False, soft_wrap=True)
             if len(issues) > SHOWN_ISSUES:
                 con.print(f"note: ... and {len(issues) - SHOWN_ISSUES} more (--json lists all)")
 
-    if json_mode and report.errors:
+    if json_mode and data["errors"]:
         # documents succeeded but some files failed: still one envelope, with the failures listed
         emit({**data, "ok": False, "error": "; ".join(data["errors"])}, True, render)
     else:
         emit(data, json_mode, render)
-    for err in report.errors if not json_mode else ():
-        sys.stderr.write(error_text(str(err)) + "\n")
-    if report.errors:
+    for err in data["errors"] if not json_mode else ():
+        sys.stderr.write(safe_text(error_text(err)) + "\n")
+    if data["errors"]:
         raise typer.Exit(1)

@@ -1,6 +1,6 @@
 """``regelwerk rule NUMBER``: one rule with its subrules, examples and cross-references.
 
-Thin: parse the options, ask ``index.rules.lookup``, render. This path must start fast, so it
+Thin: parse the options, ask the library facade (``Library.rule``), render. This path must start fast, so it
 loads neither whoosh nor bs4 (``index.rules`` reads a small derived SQLite table).
 """
 
@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from regelwerk.cli.output import JSON_OPTION, emit, fail
+from regelwerk.cli.options import JsonOption, LangOption
+from regelwerk.cli.output import emit
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-LANGUAGES = ("en", "de")
 
 
 def rule(
@@ -25,28 +24,18 @@ def rule(
     version: str | None = typer.Option(
         None, "--version", help="The CR release to read it in (effective date, e.g. 2011-02-04)."
     ),
-    lang: str | None = typer.Option(
-        None, "--lang", help="de: a German document's text of the rule; en: English only."
-    ),
-    json_mode: bool = JSON_OPTION,
+    lang: LangOption = None,
+    json_mode: JsonOption = False,
 ) -> None:
     """Show a rule with its subrules and examples (newest version unless --version)."""
-    from regelwerk.index.library import Library
-    from regelwerk.index.rules import lookup
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.index.facade import Library
 
-    if lang is not None and lang not in LANGUAGES:
-        fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
-    try:
-        view = lookup(Library(), " ".join(number), version=version, lang=lang)
-    except RegelwerkError as exc:
-        fail(str(exc), json_mode)
-    data = view.to_dict()
+    data = Library().rule(" ".join(number), version=version, lang=lang)
 
     def render(con: Console) -> None:
-        render_rule(con, data)
+        render_rule(con, data["rule"])
 
-    emit({"rule": data}, json_mode, render)
+    emit(data, json_mode, render)
 
 
 def render_rule(con: Console, r: dict[str, Any]) -> None:

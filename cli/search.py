@@ -1,21 +1,21 @@
 """``regelwerk search QUERY``: ranked hits across both languages with highlighted snippets.
 
-Thin: validate the options, call ``index.query.search``, render. whoosh is imported here, inside
-the command, and nowhere on the ``rule`` path.
+Thin: validate the options, call the library facade (``Library.search``), render. whoosh is
+imported inside that call, and nowhere on the ``rule`` path.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from regelwerk.cli.output import FREE_TEXT, JSON_OPTION, emit, fail, reject_unknown_options
+from regelwerk.cli.options import JsonOption, LangOption
+from regelwerk.cli.output import FREE_TEXT, bad_usage, emit, reject_unknown_options
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-LANGUAGES = ("en", "de")
 
 
 def search(
@@ -26,26 +26,18 @@ def search(
         None, "--version", help="Search only this CR release (e.g. 2015-11-13)."
     ),
     all_versions: bool = typer.Option(False, "--all-versions", help="Search every ingested release."),
-    lang: str | None = typer.Option(None, "--lang", help="Only hits in this language: en or de."),
+    lang: LangOption = None,
     limit: int = typer.Option(10, "--limit", min=1, max=200, help="Show at most this many hits."),
-    json_mode: bool = JSON_OPTION,
+    json_mode: JsonOption = False,
 ) -> None:
     """Search the rules in both languages: numbers, keywords, typos and questions."""
-    from regelwerk.index.library import Library
-    from regelwerk.index.query import search as run
-    from regelwerk.ingest.errors import RegelwerkError
+    from regelwerk.index.facade import Library
 
-    if lang is not None and lang not in LANGUAGES:
-        fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
     if version is not None and all_versions:
-        fail("use either --version or --all-versions, not both", json_mode, code=2)
-    reject_unknown_options(query, json_mode)
+        bad_usage("use either --version or --all-versions, not both")
+    reject_unknown_options(query)
     text = " ".join(query)
-    try:
-        result = run(Library(), text, limit=limit, version=version, all_versions=all_versions, lang=lang)
-    except RegelwerkError as exc:
-        fail(str(exc), json_mode)
-    data = result.to_dict()
+    data = Library().search(text, lang=lang, limit=limit, version=version, all_versions=all_versions)
 
     def render(con: Console) -> None:
         render_hits(con, data)
@@ -66,8 +58,28 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
         today = f"  [cyan]today {h['current']}[/cyan]" if h["current"] and h["current"] != h["number"] else ""
         where = ", ".join(x for x in (h["version"] or h["document"], h["language"]) if x)
         con.print(f"[bold]{escape(label)}[/bold] {escape(h['title'])}  [dim]({escape(where)})[/dim]{today}")
-        snippet = escape(h["snippet"]).replace("«", "[bold magenta]").replace("»", "[/bold magenta]")
-        con.print(f"    {snippet}")
+        con.print(f"    {marked(h['snippet'])}")
+
+
+#: A query term as the snippet marks it (`index.snippets` marks single words): «word».
+_MARK = re.compile(r"«(\w+)»")
+
+
+def marked(snippet: str) -> str:
+    """`snippet` as rich markup: marked words bold, everything else escaped.
+
+    Only «word» around one whole word is a mark; any other guillemet is the document's own
+    text (German quotes »so«), printed as it is.
+    """
+    from rich.markup import escape
+
+    out, cursor = [], 0
+    for m in _MARK.finditer(snippet):
+        out.append(escape(snippet[cursor : m.start()]))
+        out.append(f"[bold magenta]{escape(m.group(1))}[/bold magenta]")
+        cursor = m.end()
+    out.append(escape(snippet[cursor:]))
+    return "".join(out)
 
 
 def register(app: typer.Typer) -> None:

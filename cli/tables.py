@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 def documents_table(rows: list[dict[str, Any]], title: str = "Ingested documents") -> Table:
     """Compact enough for an 80-column pipe: ids and dates never wrap, counts are short."""
     from rich import box
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -19,8 +20,9 @@ def documents_table(rows: list[dict[str, Any]], title: str = "Ingested documents
     for col in ("secs", "rules", "gloss", "cards", "issues"):
         table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
+        cells = (r["id"], r["language"], r["version"] or "-", r["kind"])
         table.add_row(
-            r["id"], r["language"], r["version"] or "-", r["kind"], str(r["sections"]),
+            *(escape(str(c)) for c in cells), str(r["sections"]),
             str(r["rules"]), str(r["glossary"]), str(r["cards"]), str(len(r["issues"])),
         )
     return table

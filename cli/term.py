@@ -1,6 +1,6 @@
 """``regelwerk term QUERY``: a keyword or card in both languages with its rule numbers.
 
-Thin: validate the options, ask ``index.termquery`` for ranked matches, render them. Only
+Thin: validate the options, ask the library facade (``Library.term``) for ranked matches, render them. Only
 rapidfuzz and rich load on this path (no whoosh, no bs4).
 """
 
@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from regelwerk.cli.output import FREE_TEXT, JSON_OPTION, emit, fail, reject_unknown_options
+from regelwerk.cli.options import JsonOption, LangOption
+from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -44,39 +45,23 @@ LABELS: dict[str, dict[str, str]] = {
 
 def term(
     query: str = typer.Argument(..., help="A keyword, game term or card name, in German or English."),
-    lang: str = typer.Option("en", "--lang", help="Language of the labels: en or de."),
-    json_mode: bool = JSON_OPTION,
+    lang: LangOption = None,
+    json_mode: JsonOption = False,
     limit: int = typer.Option(10, "--limit", min=1, max=100, help="Show at most this many matches."),
 ) -> None:
     """Look up a keyword or card: English and German names, rule numbers per document, cards."""
-    from regelwerk.index.keywords import keyword_index
-    from regelwerk.index.library import Library
-    from regelwerk.index.termquery import lookup
-    from regelwerk.ingest.errors import InputError
+    from regelwerk.index.facade import Library
 
-    reject_unknown_options([query], json_mode)
-    if lang not in LABELS:
-        fail(f"--lang {lang!r} is not supported; use 'en' or 'de'", json_mode, code=2)
-    try:
-        index = keyword_index(Library())
-        matches = lookup(index, query, limit)
-    except InputError as exc:
-        fail(str(exc), json_mode)
-    data = [m.to_dict() for m in matches]
-    # How each undated document shown was dated ("follows the numbering of CR 2011-02-04").
-    eras: dict[str, dict[str, Any]] = {}
-    for m in data:
-        for ref in m.get("documents", ()):
-            era = index.era(ref["document"])
-            if era is not None:
-                eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang)}
+    reject_unknown_options([query])
+    data = Library().term(query, lang=lang, limit=limit)
+    labels = LABELS[lang or "en"]
 
     def render(con: Console) -> None:
-        render_matches(con, data, LABELS[lang])
-        for doc_id, era in eras.items():
-            con.print(f"{LABELS[lang]['era']} {doc_id}: {era['reason']}", style="dim", markup=False)
+        render_matches(con, data["matches"], labels)
+        for doc_id, era in data["eras"].items():
+            con.print(f"{labels['era']} {doc_id}: {era['reason']}", style="dim", markup=False)
 
-    emit({"query": query.strip(), "matches": data, "eras": eras}, json_mode, render)
+    emit(data, json_mode, render)
 
 
 def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str]) -> None:
@@ -117,13 +102,17 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
 
     head = f"[bold]{escape(m['en'])}[/bold]" + (f" / [bold]{escape(m['de'])}[/bold]" if m.get("de") else "")
     con.print(f"{head}  [dim]({escape(_kind(m, t))})[/dim]")
+    if m["kind"] == "card" and m.get("card"):  # a card of the card database
+        from regelwerk.cli.card import render_card
+
+        render_card(con, m["card"], head=False)
     if m["kind"] == "card":
         kw = m["keyword"]
         if kw is not None:
             line(f"  {t['shows']}: {kw['en']}" + (f" / {kw['de']}" if kw["de"] else ""))
-        if m["rules"]:
+        if m["rules"] and not m.get("card"):
             line(f"  {t['rules']}: {_rules_line(m['rules'])}")
-        if m["text"]:
+        if m["text"] and not m.get("card"):
             line(f"  {m['text']}")
         return
     if m["de_variants"]:

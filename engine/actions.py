@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from regelwerk.engine import triggers
+from regelwerk.engine.catalog import phrase
 from regelwerk.engine.characteristics import (
     has,
     is_creature,
@@ -18,18 +19,16 @@ from regelwerk.engine.characteristics import (
     toughness,
     values,
 )
-from regelwerk.engine.effects import add_effect
 from regelwerk.engine.events import Label, Ref, refs, say
-from regelwerk.engine.messages import counters_de, counters_en, kw_label
+from regelwerk.engine.keyword_names import counters_label, kw_label
+from regelwerk.engine.model import CardSpec, TriggerSpec
 from regelwerk.engine.narration import illegal
-from regelwerk.engine.state import FINDABLE, Card, CardSpec, Effect, Game, Player, TriggerSpec
+from regelwerk.engine.state import Card, Game, Player
 
-#: Why an intervening-if trigger (603.4) "if its prowl cost was paid" did not trigger.
-_NOT_PAID = {
-    "prowl": Label("die Beutezugkosten wurden nicht bezahlt", "its prowl cost wasn’t paid"),
-    "buyback": Label("die Rückkaufkosten wurden nicht bezahlt", "its buyback cost wasn’t paid"),
-    "bestow": Label("sie wurde nicht für die Göttergabe-Kosten gewirkt", "it wasn’t cast bestowed"),
-}
+
+def _phrase(table: str, key: str) -> Label:
+    """A catalog phrase in both languages."""
+    return Label(str(phrase(table, key, "de")), str(phrase(table, key, "en")))
 
 
 # --- entering and leaving the battlefield --------------------------------------------------
@@ -55,7 +54,7 @@ def enter_battlefield(
     card.damage = 0
     say(game, rule, key, card=Ref(card.id), player=Ref(controller), **params)
     for n in values(game, card, "bloodthirst"):
-        opponents = [p for p in game.players.values() if p.id != controller]
+        opponents = [game.players[p] for p in game.opponents(controller)]
         if any(p.damage_this_turn > 0 for p in opponents):
             card.counters["+1/+1"] += int(n)
             say(game, "702.54a", "bloodthirst_yes", card=Ref(card.id), n=int(n))
@@ -63,6 +62,7 @@ def enter_battlefield(
             say(game, "702.54a", "bloodthirst_no", card=Ref(card.id))
     if attacking and game.combat is not None:
         game.combat.attackers.append(card.id)
+        game.combat.targets[card.id] = game.defending  # its controller's choice (508.4): the first
         say(game, "508.4", "enters_attacking", card=Ref(card.id), player=Ref(game.defending))
     for spec in card.spec.triggers:
         if spec.on == "enters" and not _condition_holds(game, card, spec):
@@ -88,7 +88,7 @@ def _condition_holds(game: Game, card: Card, spec: TriggerSpec) -> bool:
         "trigger_condition_false",
         source=Ref(card.id),
         ability=triggers.spec_label(spec),
-        condition=_NOT_PAID[spec.if_paid],
+        condition=_phrase("not_paid", spec.if_paid),
     )
     return False
 
@@ -227,6 +227,8 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
             quality=kw_label(f"protection from {quality}"),
         )
         return 0
+    if "Planeswalker" in victim.spec.types and not is_creature(game, victim):
+        return _damage_planeswalker(game, source, victim, amount, combat)
     victim.damage += amount
     game.history.damage_taken[victim.id] += amount
     say(
@@ -241,6 +243,22 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
     if has(game, source, "deathtouch"):
         victim.deathtouched = True
         say(game, "702.2b", "deathtouch_marked", source=Ref(source.id), card=Ref(victim.id))
+    return amount
+
+
+def _damage_planeswalker(game: Game, source: Card, victim: Card, amount: int, combat: bool) -> int:
+    """Damage dealt to a planeswalker removes that many loyalty counters (120.3c)."""
+    victim.counters["loyalty"] = max(0, victim.counters["loyalty"] - amount)
+    game.history.damage_taken[victim.id] += amount
+    say(
+        game,
+        "120.3c",
+        "damage_planeswalker",
+        source=Ref(source.id),
+        card=Ref(victim.id),
+        n=amount,
+        left=victim.counters["loyalty"],
+    )
     return amount
 
 
@@ -280,7 +298,7 @@ def put_counters(game: Game, card: Card, kind: str, n: int, rule: str) -> None:
         rule,
         "counters_added",
         card=Ref(card.id),
-        what=Label(counters_de(kind, n), counters_en(kind, n)),
+        what=counters_label(kind, n),
     )
 
 
@@ -378,7 +396,7 @@ def matches(card: Card, find: str) -> bool:
 def search_library(game: Game, source: Card, player: str, find: str) -> None:
     """701.23a: find a matching card (the scenario's choice), reveal it, put it into the hand,
     then shuffle (702.29e typecycling). A hidden zone may be searched without finding (701.23b)."""
-    what = Label(*FINDABLE[find])
+    what = _phrase("find", find)
     chosen = game.choices.get(source.id)
     candidates = [c for c in library(game, player) if matches(c, find)]
     if chosen is not None:
@@ -429,102 +447,3 @@ def check_target(game: Game, source: Card, target: str | None, kind: str, rule: 
             target=Ref(target),
             quality=kw_label(f"protection from {quality}"),
         )
-
-
-TARGETED = ("target", "target_creature", "target_attacking", "target_permanent")
-
-
-def resolve_effect(
-    game: Game,
-    effect: Effect,
-    source: Card,
-    controller: str,
-    target: str | None,
-    rule: str,
-    context: dict[str, Any] | None = None,
-) -> None:
-    ctx = context or {}
-    kind = effect.kind
-    if effect.target in TARGETED:
-        check_target(game, source, target, effect.target, "608.2b")
-    if kind == "gain_life":
-        n = effect.amount
-        if effect.life_from == "toughness":
-            n = toughness(game, game.cards[ctx["entering"]])
-        gain_life(game, game.players[controller], n, rule, source.id)
-    elif kind == "lose_life":
-        p = game.players[controller]
-        p.life -= effect.amount
-        say(game, rule, "lose_life", player=Ref(p.id), n=effect.amount, life=p.life)
-    elif kind == "pump":
-        if effect.target == "self":
-            affected = [source] if source.on_battlefield else []
-        else:
-            assert target is not None
-            affected = [game.cards[target]]
-        if affected:
-            add_effect(game, source.id, affected, effect.power, effect.toughness, effect.keywords)
-            key = "pump_keywords" if effect.keywords else "pump"
-            if effect.keywords and not (effect.power or effect.toughness):
-                key = "grant"
-            say(
-                game,
-                rule,
-                key,
-                card=Ref(affected[0].id),
-                power=_signed(effect.power),
-                toughness=_signed(effect.toughness),
-                keywords=[kw_label(str(k)) for k in effect.keywords],
-            )
-    elif kind == "damage":
-        if effect.target == "each_creature":
-            for c in [c for c in game.battlefield() if is_creature(game, c)]:
-                deal_damage(game, source, c.id, effect.amount, combat=False)
-        else:
-            assert target is not None
-            deal_damage(game, source, target, effect.amount, combat=False)
-    elif kind == "destroy":
-        victims = (
-            [c for c in game.battlefield() if is_creature(game, c)]
-            if effect.target == "each_creature"
-            else [game.cards[str(target)]]
-        )
-        for c in victims:
-            destroy(game, c, "701.8a")
-    elif kind == "create_tokens":
-        assert effect.token is not None
-        create_tokens(
-            game, controller, effect.token, effect.count, attacking=effect.tapped_attacking, rule="111.1"
-        )
-    elif kind == "bolster":
-        bolster(game, source, controller, effect.amount)
-    elif kind == "populate":
-        populate(game, source, controller)
-    elif kind == "proliferate":
-        proliferate(game, source, controller)
-    elif kind == "put_counters":
-        victim = source if effect.target == "self" else game.cards[str(target)]
-        put_counters(game, victim, effect.counter, effect.amount, "122.1")
-    elif kind == "phase_out":
-        phase_out(game, source if effect.target == "self" else game.cards[str(target)])
-    elif kind == "cant_block":
-        add_effect(game, source.id, [], cant_block_max_power=effect.amount)
-        say(game, rule, "cant_block_effect", source=Ref(source.id), n=effect.amount)
-    elif kind == "draw":
-        draw(game, game.players[controller], effect.amount or 1)
-    elif kind == "return_to_hand":
-        if effect.target == "self":
-            # "if this card is in your graveyard": checked again on resolution (603.4); the
-            # ability moves it out of that zone, so it functions only there (113.6m).
-            if source.zone == "graveyard":
-                move_to_hand(game, source, "113.6m")
-        else:
-            move_to_hand(game, game.cards[str(target)], rule)
-    elif kind == "search_library":
-        search_library(game, source, controller, effect.find)
-    else:  # pragma: no cover - the loader only admits EFFECT_KINDS
-        raise ValueError(f"unknown effect kind {kind!r}")
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else str(n)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regelwerk.ingest.errors import InputError
+from regelwerk.ingest.model.errors import InputError
 
 
 class IllegalAction(InputError):
@@ -20,9 +20,19 @@ class IllegalAction(InputError):
     exception message itself is the English sentence, so a library caller sees something useful.
     """
 
-    def __init__(self, rule: str, message: str, key: str = "", params: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        key: str = "",
+        params: dict[str, Any] | None = None,
+        also: tuple[str, ...] = (),
+    ):
         super().__init__(f"{message} ({rule})")
         self.rule = rule
+        #: more general rules that forbid it too (302.6 cites 508.1a's requirement); a scenario's
+        #: ``reject`` may name any of them, the narration cites ``rule``, the most specific
+        self.also = also
         self.key = key
         self.params: dict[str, Any] = dict(params or {})
         self.text = message
@@ -45,7 +55,7 @@ class ScenarioError(InputError):
     """A scenario file that cannot be played: bad TOML, unknown names, impossible values."""
 
     def __init__(self, file: str, where: str, expected: str, got: object = None) -> None:
-        got_part = f"got {got!r}; " if got is not None else ""
+        got_part = f"got {_short(got)}; " if got is not None else ""
         super().__init__(f"{file}: {where}: {got_part}expected {expected}")
         self.file = file
         self.where = where
@@ -63,3 +73,13 @@ class UnknownScenario(InputError):
         )
         self.given = given
         self.suggestions = suggestions
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """A value as the error quotes it, cut so the message stays one readable line."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<{type(value).__name__} nested too deep>"
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= limit else text[: limit - 1] + "…"

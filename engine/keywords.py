@@ -8,9 +8,8 @@ nothing in the middle of a fight.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from regelwerk.ingest.errors import InputError
+from regelwerk.ingest.model.errors import InputError
 
 #: Keywords without a value, mapped to the CR rule that defines them.
 FLAGS: dict[str, str] = {
@@ -60,12 +59,36 @@ class UnknownKeywordAbility(InputError):
         self.given = given
 
 
-@dataclass(frozen=True)
 class Keyword:
-    """One keyword ability: ``name`` is canonical English, ``value`` its N or quality."""
+    """One keyword ability: ``name`` is canonical English, ``value`` its N or quality.
 
+    A plain immutable class, not a dataclass: the scenario decoder (msgspec) hands keyword
+    *strings* to ``parse_keyword`` through its decode hook, which it does only for types it
+    doesn't decode itself.
+    """
+
+    __slots__ = ("name", "value")
     name: str
-    value: int | str | None = None
+    value: int | str | None
+
+    def __init__(self, name: str, value: int | str | None = None) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "value", value)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("Keyword is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Keyword) and (self.name, self.value) == (other.name, other.value)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.value))
+
+    def __repr__(self) -> str:
+        return f"Keyword({self.name!r}, {self.value!r})"
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Keyword:
+        return self
 
     @property
     def rule(self) -> str:

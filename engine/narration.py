@@ -1,6 +1,7 @@
 """Render narration events as German or English sentences, judge style.
 
-Templates live in ``messages.py``. A placeholder names a parameter and, for German, a case:
+Templates live in the narration catalogs
+(``catalog.py``, data/narration/*.toml). A placeholder names a parameter and, for German, a case:
 ``{attacker:gen}`` renders "des Tatzelwurms", ``{player}`` renders "Susanne"; ``{n:pl:Punkt:Punkte}``
 picks singular or plural. Lists of names become "A, B und C" / "A, B and C". Articles are
 German grammar, not data: each card carries its genus ("m", "f", "n", "pl", or "name" for
@@ -16,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from regelwerk.engine.catalog import message, phrase
 from regelwerk.engine.errors import IllegalAction
 from regelwerk.engine.events import Event, Label, Ref, Share
-from regelwerk.engine.messages import MESSAGES, keyword_de
+from regelwerk.engine.keyword_names import keyword_de
 from regelwerk.engine.rulebook import RuleBook
 from regelwerk.engine.state import Game
 
@@ -44,15 +46,11 @@ _OWN_DE = {"er": "seine", "sie": "ihre"}
 _OWN_EN = {"he": "his", "she": "her", "they": "their"}
 # After these words a German name's head noun is its first word ("Herold der Qualen").
 _POSTMODIFIERS = (" der ", " des ", " aus ", " von ", " vom ", " am ", ", ")
-_NUMBERS = {
-    "de": ("null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"),
-    "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
-}
 
 
 def number_word(n: int, lang: str) -> str:
     """Small numbers in prose are words ("zwei andere Kreaturen"); larger ones stay digits."""
-    words = _NUMBERS[lang]
+    words = phrase("words", "numbers", lang)
     return words[n] if 0 <= n < len(words) else str(n)
 
 
@@ -140,7 +138,8 @@ def names_of(game: Game) -> dict[str, Name]:
         elif seen[c.spec.name_en] > 1:
             suffix = f" ({'ABCDEFGHIJ'[index[c.spec.name_en]]})"
             index[c.spec.name_en] += 1
-        out[c.id] = Name(c.spec.name_de, c.spec.name_en, c.spec.genus, c.spec.forms_de, suffix=suffix)
+        forms = tuple((case, c.spec.form_de(case)) for case in _CASES if c.spec.form_de(case))
+        out[c.id] = Name(c.spec.name_de, c.spec.name_en, c.spec.genus, forms, suffix=suffix)
     return out
 
 
@@ -174,7 +173,7 @@ class _Formatter(string.Formatter):
             return self._label(value, format_spec)
         if isinstance(value, Share):
             who = self._name(Ref(value.target), "acc")
-            return f"{value.n} auf {who}" if self.lang == "de" else f"{value.n} to {who}"
+            return str(phrase("words", "share", self.lang)).format(n=value.n, target=who)
         if isinstance(value, list | tuple) and all(isinstance(v, Ref | Label | Share) for v in value):
             if format_spec.startswith("v:"):  # grammatical number: "die Grizzlybären haben"
                 _, one, many = format_spec.split(":")
@@ -260,10 +259,10 @@ class _Formatter(string.Formatter):
 
     def _join(self, parts: list[str]) -> str:
         if not parts:
-            return "keine" if self.lang == "de" else "none"
+            return str(phrase("words", "none", self.lang))
         if len(parts) == 1:
             return parts[0]
-        word = " und " if self.lang == "de" else " and "
+        word = str(phrase("words", "and", self.lang))
         return ", ".join(parts[:-1]) + word + parts[-1]
 
 
@@ -280,7 +279,7 @@ def _close_appositions(text: str, names: Mapping[str, Name], lang: str) -> str:
 
 def render(event: Event, lang: str, names: Mapping[str, Name]) -> str:
     """One sentence for one event; unknown keys are a bug and raise KeyError."""
-    template = MESSAGES[event.key][0 if lang == "de" else 1]
+    template = message(event.key, lang)
     text: str = _Formatter(lang, names).format(template, **event.params)
     return _capitalize(_close_appositions(text, names, lang))
 
@@ -290,7 +289,8 @@ def rule_title(rulebook: RuleBook, rule: str, lang: str) -> str | None:
     return rulebook.title(rule, lang) or (rulebook.title(rule, "en") if lang != "en" else None)
 
 
-def illegal(game: Game, rule: str, key: str, **params: Any) -> IllegalAction:
-    """Build the IllegalAction for a refused action, its message in English."""
+def illegal(game: Game, rule: str, key: str, also: tuple[str, ...] = (), **params: Any) -> IllegalAction:
+    """Build the IllegalAction for a refused action, its message in English; ``rule`` is the
+    most specific rule that forbids it, ``also`` more general ones that forbid it too."""
     text = render(Event(rule, key, params), "en", names_of(game))
-    return IllegalAction(rule, text, key, params)
+    return IllegalAction(rule, text, key, params, also)

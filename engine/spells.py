@@ -10,10 +10,11 @@ is an additional cost (702.27a). Mana is not modelled: a cost the rules allow is
 from __future__ import annotations
 
 from regelwerk.engine import triggers
-from regelwerk.engine.actions import TARGETED, check_target, move_to_graveyard
+from regelwerk.engine.actions import check_target, move_to_graveyard
 from regelwerk.engine.characteristics import has, is_creature, keywords
 from regelwerk.engine.events import Label, Ref, say
-from regelwerk.engine.messages import kw_label
+from regelwerk.engine.keyword_names import kw_label
+from regelwerk.engine.model import TARGETED
 from regelwerk.engine.narration import illegal
 from regelwerk.engine.stack import StackAbility, StackSpell, settle
 from regelwerk.engine.state import Card, Game

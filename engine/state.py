@@ -1,7 +1,7 @@
 """The game state: players, cards (permanents and cards in other zones), and what they print.
 
-Printed characteristics live in frozen ``CardSpec``s (a token copy from populate copies the
-spec); everything the game changes (counters, damage, tapped, phased out, attachment, zone)
+Printed characteristics live in the frozen ``model.CardSpec`` (a token copy from populate
+copies the spec); everything the game changes (counters, damage, tapped, phased out, attachment, zone)
 lives on the mutable ``Card``. Computed characteristics (P/T after layers, keywords granted by
 other permanents) are in ``characteristics.py``, not here.
 """
@@ -12,154 +12,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.engine.keywords import Keyword
+from regelwerk.engine.model import CardSpec
 
 if TYPE_CHECKING:
     from regelwerk.engine.combat import Combat
     from regelwerk.engine.effects import ContinuousEffect
     from regelwerk.engine.events import Event
     from regelwerk.engine.triggers import PendingTrigger
-
-ZONES = ("battlefield", "hand", "graveyard", "exile", "library")
-CARD_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Instant", "Sorcery", "Planeswalker")
-COLORS = ("white", "blue", "black", "red", "green")
-#: German grammatical gender of a name, for articles in the narration; "name" takes none.
-GENERA = ("m", "f", "n", "pl", "name")
-
-#: What an effect can do. Each kind is implemented in ``actions.py``.
-EFFECT_KINDS = (
-    "gain_life",
-    "lose_life",
-    "pump",
-    "damage",
-    "destroy",
-    "create_tokens",
-    "bolster",
-    "populate",
-    "proliferate",
-    "put_counters",
-    "phase_out",
-    "cant_block",
-    "draw",
-    "return_to_hand",
-    "search_library",
-)
-#: Who an effect applies to.
-EFFECT_TARGETS = (
-    "none",
-    "self",
-    "controller",
-    "target",
-    "target_creature",
-    "target_attacking",
-    "each_creature",
-    "enchanted",
-    "target_permanent",
-)
-#: Trigger events a card-specific triggered ability can wait for.
-TRIGGER_EVENTS = (
-    "enters",
-    "attacks",
-    "battalion",
-    "ally_attacks",
-    "cast_noncreature",
-    "cast_spell",
-    "another_creature_enters",
-    "combat_damage_to_player",
-    "creatures_combat_damage_to_player",
-)
-#: Zones a card-specific triggered ability can trigger from (113.6k-m).
-TRIGGER_ZONES = ("battlefield", "graveyard")
-#: Optional or alternative costs whose payment a spell remembers ("if its prowl cost was paid").
-PAID_COSTS = ("bestow", "buyback", "prowl")
-#: What a library search can find (702.29e typecycling, 701.23a): German and English phrases.
-FINDABLE: dict[str, tuple[str, str]] = {
-    "basic land": ("einem Standardland", "a basic land card"),
-    "land": ("einer Landkarte", "a land card"),
-    "creature": ("einer Kreaturenkarte", "a creature card"),
-    "plains": ("einer Ebene", "a Plains card"),
-    "island": ("einer Insel", "an Island card"),
-    "swamp": ("einem Sumpf", "a Swamp card"),
-    "mountain": ("einem Gebirge", "a Mountain card"),
-    "forest": ("einem Wald", "a Forest card"),
-}
-
-
-@dataclass(frozen=True)
-class Effect:
-    """One instruction of a spell or ability ("gets +3/+3 until end of turn")."""
-
-    kind: str
-    amount: int = 0
-    power: int = 0
-    toughness: int = 0
-    keywords: tuple[Keyword, ...] = ()
-    target: str = "none"
-    counter: str = ""
-    token: CardSpec | None = None
-    count: int = 1
-    tapped_attacking: bool = False
-    life_from: str = ""  # "toughness": life equal to the entering creature's toughness
-    find: str = ""  # search_library: a key of FINDABLE ("basic land")
-
-
-@dataclass(frozen=True)
-class TriggerSpec:
-    """A card-specific triggered ability ("Whenever Hero of Bladehold attacks, ...")."""
-
-    id: str
-    on: str
-    effect: Effect
-    subtype: str = ""  # for "ally_attacks": "Whenever a Dragon you control attacks"
-    label_de: str = ""  # how the trace names the ability; defaults to the id
-    label_en: str = ""
-    zone: str = "battlefield"  # "graveyard": Pyrewild Shaman's return ability (113.6m)
-    if_paid: str = ""  # "prowl": "if its prowl cost was paid" (an intervening if, 603.4)
-
-
-@dataclass(frozen=True)
-class ActivatedSpec:
-    """An activated ability; ``from_hand`` abilities (bloodrush) discard the card as cost."""
-
-    id: str
-    effect: Effect
-    tap: bool = False
-    from_hand: bool = False
-
-
-@dataclass(frozen=True)
-class StaticSpec:
-    """A static ability: "All Sliver creatures have poisonous 1" or "can't be blocked by more
-    than one creature" (``kind`` "grant" or "max_blockers")."""
-
-    kind: str
-    keywords: tuple[Keyword, ...] = ()
-    subtype: str = ""
-    amount: int = 0
-
-
-@dataclass(frozen=True)
-class CardSpec:
-    """What is printed on a card (or defined for a token)."""
-
-    name_de: str
-    name_en: str
-    types: tuple[str, ...]
-    subtypes: tuple[str, ...] = ()
-    supertypes: tuple[str, ...] = ()
-    colors: tuple[str, ...] = ()
-    power: int | None = None
-    toughness: int | None = None
-    pt_cda: str = ""  # "creatures_you_control": Wayfaring Temple's */* (613.4a)
-    keywords: tuple[Keyword, ...] = ()
-    triggers: tuple[TriggerSpec, ...] = ()
-    activated: tuple[ActivatedSpec, ...] = ()
-    statics: tuple[StaticSpec, ...] = ()
-    spell: tuple[Effect, ...] = ()  # what an instant or sorcery does
-    enchanted: Effect | None = None  # what an Aura gives the enchanted creature
-    bestow: bool = False
-    genus: str = "m"
-    forms_de: tuple[tuple[str, str], ...] = ()  # ("gen", "Helden der Klingenfeste"), ...
 
 
 @dataclass
@@ -172,6 +31,7 @@ class Player:
     damage_this_turn: int = 0
     pronoun_de: str = ""  # "sie" / "er": the narration's "daher verteilt sie – nicht Robert –"
     pronoun_en: str = ""
+    team: str = ""  # players on one team are teammates, not opponents (102.3)
 
 
 @dataclass
@@ -233,18 +93,45 @@ class Game:
     timestamp: int = 0
     over: bool = False
     token_serial: int = 0
+    attack_option: str = "multiple"  # Free-for-All: "multiple", "left" or "right" (806.2b)
     # Combat damage dealt to players this turn: (source's controller, source id, its subtypes),
     # what prowl asks about (702.76a).
     combat_damage_log: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
 
+    def in_game(self) -> list[str]:
+        """Players still in the game, in turn order (the order of the scenario's seats)."""
+        return [p.id for p in self.players.values() if not p.lost]
+
+    def opponents(self, player: str) -> list[str]:
+        """Every other player still in the game who isn't a teammate (102.2, 102.3)."""
+        me = self.players[player]
+        return [p for p in self.in_game() if p != player and (not me.team or self.players[p].team != me.team)]
+
+    def defenders(self) -> list[str]:
+        """The defending players of this turn's combat (506.2, 506.2a, 802.2, 803.1): the one
+        opponent in a two-player game; with "attack multiple players" every opponent; with
+        "attack left" or "right" the nearest opponent on that side."""
+        opponents = self.opponents(self.active)
+        if self.attack_option == "multiple" or len(opponents) <= 1:
+            return opponents
+        ids = self.in_game()
+        i = ids.index(self.active)
+        ring = ids[i + 1 :] + ids[:i]
+        if self.attack_option == "right":
+            ring.reverse()
+        return [next(p for p in ring if p in opponents)]
+
     @property
     def defending(self) -> str:
-        """The nonactive player; the engine plays two-player games (506.2)."""
-        return next(p for p in self.players if p != self.active)
+        """The (first) defending player; in a two-player game the nonactive player (506.2)."""
+        found = self.defenders()
+        return found[0] if found else next(p for p in self.players if p != self.active)
 
     def apnap(self) -> list[str]:
         """Players in APNAP order (101.4): the active player, then the others in turn order."""
-        ids = list(self.players)
+        ids = self.in_game()
+        if self.active not in ids:
+            return ids
         i = ids.index(self.active)
         return ids[i:] + ids[:i]
 

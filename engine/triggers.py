@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regelwerk.engine.events import Label, Ref, say
-from regelwerk.engine.messages import kw_label
-from regelwerk.engine.state import Game, TriggerSpec
+from regelwerk.engine.keyword_names import kw_label
+from regelwerk.engine.model import TriggerSpec
+from regelwerk.engine.state import Game
 
 
 @dataclass

@@ -15,18 +15,17 @@ which is a Contents entry.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import new_document, strip_italics
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.numbers import RuleNumber, find_references
-from regelwerk.ingest.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
-
-#: A logical line: (1-based source line number, text). Blank text separates blocks.
-Line = tuple[int, str]
+from regelwerk.ingest.common import Line, new_document, strip_italics
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.format import Format
+from regelwerk.ingest.model.numbers import RuleNumber, find_references
+from regelwerk.ingest.model.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
 
 _CHAPTER = re.compile(r"^([1-9])\.\s+(\S.*)$")
 _SECTION = re.compile(r"^([1-9]\d{2})\.\s+(\S.*)$")
@@ -34,12 +33,15 @@ _SECTION = re.compile(r"^([1-9]\d{2})\.\s+(\S.*)$")
 #: stray periods after subrule letters ("119.1d.").
 _RULE = re.compile(r"^(\d{3}\.\d+[a-z]?)\.? (.*)$")
 _EXAMPLE = re.compile(r"^Example:")
-_EFFECTIVE = re.compile(r"These rules are effective as of ([A-Z][a-z]+\s+\d{1,2},\s+\d{4})")
+#: The release date line: "effective as of" since July 2009, "current as of" before.
+DATE_PHRASE = r"These rules are (?:effective|current) as of"
+_EFFECTIVE = re.compile(DATE_PHRASE + r"\s+([A-Z][a-z]+\s+\d{1,2},\s+\d{4})")
 #: Text that ends a sentence; a rule line without it is a heading ("702.22. Banding").
 _SENTENCE_END = re.compile(r"[.:;!?\"”’)\]]$")
 _HEADING_MAX = 80
-#: Sections whose rule headings are keyword names (keyword actions, keyword abilities).
-_KEYWORD_SECTIONS = frozenset({701, 702})
+#: Sections whose rule headings are keyword names: "Keyword Actions" and "Keyword Abilities",
+#: 701/702 today and 501/502 before July 2009, so they are found by their titles.
+_KEYWORD_SECTION_TITLE = re.compile(r"^Keyword (?:Abilities|Actions)$")
 #: Glossary heads whose comma is part of the name, not a list of alternatives: the CR calls
 #: this concept "active player, nonactive player (APNAP) order" (rule 101.4).
 _SINGLE_TERMS = frozenset({"Active Player, Nonactive Player Order"})
@@ -70,7 +72,7 @@ class _Draft:
 
 
 def effective_date(text: str) -> tuple[str, str] | None:
-    """The ISO date and the date as written, from "These rules are effective as of ..."."""
+    """The ISO date and the date as written, from "These rules are effective (current) as of ..."."""
     m = _EFFECTIVE.search(text)
     if not m:
         return None
@@ -135,6 +137,7 @@ class _Builder:
         self.sections: list[Section] = []
         self.glossary: list[GlossaryEntry] = []
         self.issues: list[IngestIssue] = []
+        self.keyword_sections: set[str] = set()
 
     def issue(self, line: Line, message: str) -> None:
         no, text = line
@@ -148,10 +151,10 @@ class _Builder:
         text = "\n".join(draft.text)
         refs = find_references("\n".join([text, *draft.examples]))
         keyword = None
-        if draft.kind == "rule" and draft.number is not None:
-            section = int(draft.number.split(".")[0])
-            if section in _KEYWORD_SECTIONS and draft.title:
-                keyword = draft.title
+        if draft.kind == "section" and draft.number and _KEYWORD_SECTION_TITLE.match(draft.title):
+            self.keyword_sections.add(draft.number)
+        if draft.kind == "rule" and draft.parent in self.keyword_sections and draft.title:
+            keyword = draft.title
         self.sections.append(
             Section(
                 document=self.document,
@@ -237,9 +240,18 @@ def _parse_front(b: _Builder, lines: Sequence[Line]) -> None:
     _titled_section(b, group, "front")
 
 
+#: A subrule number broken by a stray space ("606. 8b Players win ...", 2005-2007;
+#: "702. 37a Storm ...", 2009-07-11). Read as "606.8b" when its rule "606.8" came before.
+_SPLIT_NUMBER = re.compile(r"^([1-9]\d{2})\. (\d+[a-z])\.? (.*)$")
+#: A hard-wrapped release (2003-10 to 2004-02) can wrap a cross-reference ("... See rule" /
+#: "103.4. If a player ..."); a numbered line right after such a line continues that rule.
+_WRAPPED_REFERENCE = re.compile(r"\b(?:rules?|see|and|or)\s*$", re.IGNORECASE)
+
+
 def _parse_rules(b: _Builder, lines: Sequence[Line]) -> None:
     seen: dict[str, int] = {}
     current: _Draft | None = None
+    previous = ""  # the source line right before this one ("" when it was blank)
 
     def flush() -> None:
         nonlocal current
@@ -247,53 +259,72 @@ def _parse_rules(b: _Builder, lines: Sequence[Line]) -> None:
             b.add(current)
             current = None
 
-    def start(draft: _Draft, line: Line) -> bool:
+    def start(draft: _Draft, line: Line) -> None:
+        """Begin a numbered record. A number the release already used is kept as written (the
+        text is real rules text; 2009-09-04 has 702.30d twice) and reported."""
         nonlocal current
         assert draft.number is not None
         flush()
         if draft.number in seen:
-            b.issue(line, f"duplicate number {draft.number!r} (first on line {seen[draft.number]})")
-            return False
-        seen[draft.number] = line[0]
+            first = seen[draft.number]
+            b.note(line[0], f"duplicate number {draft.number!r} (first on line {first}); kept as written")
+        else:
+            seen[draft.number] = line[0]
         draft.lines.append(line[0])
         current = draft
-        return True
+
+    def start_rule(number: str, body_text: str, line: Line) -> None:
+        try:
+            rn = RuleNumber.parse(number)
+        except InvalidRuleNumber as exc:
+            b.issue(line, str(exc))
+            return
+        body = _clean(body_text)
+        draft = _Draft(str(rn), str(rn.parent), rn.kind, "", [body] if body else [])
+        start(draft, line)
+        if rn.kind == "rule":
+            draft.title = body if _looks_like_heading(body) else ""
 
     for line in lines:
         no, raw = line
+        before, previous = previous, raw
         if not raw.strip():
             continue
-        if m := _RULE.match(raw):
-            try:
-                rn = RuleNumber.parse(m.group(1))
-            except InvalidRuleNumber as exc:
-                b.issue(line, str(exc))
-                continue
-            body = _clean(m.group(2))
-            draft = _Draft(str(rn), str(rn.parent), rn.kind, "", [body] if body else [])
-            if start(draft, line) and rn.kind == "rule":
-                draft.title = body if _looks_like_heading(body) else ""
-        elif m := _SECTION.match(raw):
-            number = int(m.group(1))
-            start(_Draft(str(number), str(number // 100), "section", _clean(m.group(2))), line)
-        elif m := _CHAPTER.match(raw):
+        wrapped = bool(before.strip()) and _WRAPPED_REFERENCE.search(before) is not None
+        if (m := _SPLIT_NUMBER.match(raw)) and f"{m.group(1)}.{m.group(2)[:-1]}" in seen:
+            number = f"{m.group(1)}.{m.group(2)}"
+            b.note(no, f"number written {raw[: m.end(2)]!r}; read as {number!r}")
+            start_rule(number, m.group(3), line)
+        elif (m := _RULE.match(raw)) and not (wrapped and current is not None):
+            start_rule(m.group(1), m.group(2), line)
+        elif not wrapped and (m := _SECTION.match(raw)):
+            section = int(m.group(1))
+            start(_Draft(str(section), str(section // 100), "section", _clean(m.group(2))), line)
+        elif not wrapped and (m := _CHAPTER.match(raw)):
             start(_Draft(m.group(1), None, "chapter", _clean(m.group(2))), line)
-        elif current is None or current.kind not in ("rule", "subrule"):
-            where = "with no rule to attach to" if current is None else (f"under heading {current.number!r}")
-            b.issue(line, f"unnumbered line {where}; expected a numbered rule")
-        elif _EXAMPLE.match(raw.strip()):
-            current.examples.append(_clean(raw))
-            current.lines.append(no)
         else:
-            # Indented continuation paragraphs ("     Of that list, ...") belong to the
-            # rule or, after an example has started, to that example.
-            if current.examples:
-                current.examples[-1] += "\n" + _clean(raw)
-            else:
-                current.text.append(_clean(raw))
-                current.title = ""
-            current.lines.append(no)
+            _attach(b, current, line)
     flush()
+
+
+def _attach(b: _Builder, current: _Draft | None, line: Line) -> None:
+    """An unnumbered line: an example or a continuation of the current rule, else an issue."""
+    no, raw = line
+    if current is None or current.kind not in ("rule", "subrule"):
+        where = "with no rule to attach to" if current is None else (f"under heading {current.number!r}")
+        b.issue(line, f"unnumbered line {where}; expected a numbered rule")
+    elif _EXAMPLE.match(raw.strip()):
+        current.examples.append(_clean(raw))
+        current.lines.append(no)
+    else:
+        # Indented continuation paragraphs ("     Of that list, ...") and hard-wrapped lines
+        # belong to the rule or, after an example has started, to that example.
+        if current.examples:
+            current.examples[-1] += "\n" + _clean(raw)
+        else:
+            current.text.append(_clean(raw))
+            current.title = ""
+        current.lines.append(no)
 
 
 def _looks_like_heading(text: str) -> bool:
@@ -313,12 +344,31 @@ def _check_parents(b: _Builder) -> None:
             b.note(s.lines[0] if s.lines else None, f"{s.number!r} has no parent {s.parent!r}")
 
 
-def _parse_glossary(b: _Builder, lines: Sequence[Line]) -> None:
-    for block in _blocks(lines):
+def _parse_glossary(b: _Builder, lines: Sequence[Line], *, complete: bool) -> None:
+    """Glossary entries: a head line, definition lines, a blank line.
+
+    A block without a definition continues the entry before it (2003: the list of expansion
+    symbols under "Expansion Symbol", one set per paragraph). At the end of a release that
+    stops inside the glossary (`complete` False: no Credits follow; 2013-02-01 ends at
+    "Attack Multiple Players") the last head is kept as an entry without text and reported.
+    """
+    blocks = _blocks(lines)
+    for i, block in enumerate(blocks):
         head_line, *body = block
         if not body:
-            b.issue(head_line, "glossary term without a definition")
-            continue
+            if not complete and i == len(blocks) - 1:
+                head = head_line[1].strip()
+                b.note(head_line[0], f"the file ends inside the glossary: {head!r} has no definition")
+            elif b.glossary:
+                prev = b.glossary[-1]
+                extra = "\n".join(_clean(t) for _, t in block)
+                b.glossary[-1] = dataclasses.replace(
+                    prev, text=f"{prev.text}\n{extra}", lines=(*prev.lines, *(n for n, _ in block))
+                )
+                continue
+            else:
+                b.issue(head_line, "glossary term without a definition")
+                continue
         head = _clean(head_line[1])
         obsolete = bool(_OBSOLETE.search(head))
         head = _OBSOLETE.sub("", head)
@@ -353,7 +403,10 @@ def parse_structure(lines: Sequence[Line], document: str, file: str) -> Structur
         b.note(None, "no Glossary heading after the rules")
     else:
         b.sections.append(_heading_only(b, lines[glossary], "Glossary"))
-        _parse_glossary(b, lines[glossary + 1 : credits if credits is not None else len(lines)])
+        end = credits if credits is not None else len(lines)
+        _parse_glossary(b, lines[glossary + 1 : end], complete=credits is not None)
+    if glossary is not None and credits is None:
+        b.note(None, "no Credits after the Glossary: the file appears to be truncated")
     if credits is not None:
         _titled_section(b, lines[credits:], "credits")
     return Structure(tuple(b.sections), tuple(b.glossary), tuple(b.issues))
@@ -375,7 +428,7 @@ def _heading_only(b: _Builder, line: Line, title: str) -> Section:
 
 
 def parse_release(
-    kind: str,
+    kind: Format,
     data: bytes,
     source: str,
     lines: list[Line],
@@ -401,7 +454,8 @@ def parse_release(
     )
     found = list(issues)
     if dated is None:
-        found.append(IngestIssue(source, None, "no 'These rules are effective as of <date>.' line found"))
+        expected = "no 'These rules are effective as of <date>.' (or 'current as of') line found"
+        found.append(IngestIssue(source, None, expected))
     structure = parse_structure(lines, doc.id, source)
     return ParsedDocument(
         document=doc,

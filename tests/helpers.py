@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from regelwerk.ingest.decode import decode, looks_binary
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.records import ParsedDocument
 
 
 def claimed_lines(parsed: ParsedDocument) -> Counter[int]:

@@ -10,22 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from regelwerk.index.library import Library
+from regelwerk.index.store.corpus import Corpus
 from tests.conftest import CORPUS
 
 NEWEST = CORPUS / "en" / "MagicCompRules-20260417.txt"
 OLDEST = CORPUS / "en" / "MagicCompRules-20110204.txt"
 
 
-def library_with(factory: pytest.TempPathFactory, *files: Path) -> Library:
+def library_with(factory: pytest.TempPathFactory, *files: Path) -> Corpus:
     """A library in a fresh home with the seeds plus `files` ingested."""
-    library = Library(factory.mktemp("search-home"))
+    library = Corpus(factory.mktemp("search-home"))
     if files:
         report = library.ingest(files)
         assert not report.errors, report.errors
     return library
 
 
-def use_home(monkeypatch: pytest.MonkeyPatch, library: Library) -> None:
-    """Point the CLI (which opens ``Library()``) at `library`'s home."""
+def use_home(monkeypatch: pytest.MonkeyPatch, library: Corpus) -> None:
+    """Point the CLI (which opens ``Corpus()``) at `library`'s home."""
     monkeypatch.setenv("REGELWERK_HOME", str(library.home))

@@ -10,7 +10,7 @@ import pickle
 
 import pytest
 
-from regelwerk.index.analysis import ANALYZERS, CompoundFilter, FoldFilter, split_compound, terms
+from regelwerk.index.search.analysis import ANALYZERS, CompoundFilter, FoldFilter, split_compound, terms
 
 GERMAN = [
     # (text, terms that must be produced)

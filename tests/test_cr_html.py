@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from regelwerk.ingest import cr_html
-from regelwerk.ingest.numbers import RuleNumber
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.records import ParsedDocument
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 HTM = SHARED / "corpus" / "html" / "MagicCompRules_20140926.htm"

@@ -12,8 +12,8 @@ from helpers import assert_lines_covered
 from regelwerk.ingest import cr_text
 from regelwerk.ingest.cr_structure import split_terms
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.numbers import SUBRULE_LETTERS, RuleNumber
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber
+from regelwerk.ingest.model.records import ParsedDocument
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPUS = SHARED / "corpus" / "en"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from regelwerk.ingest import parse_bytes
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.records import ParsedDocument
 from tests.conftest import CORPUS, NEEDS_SHARED
 
 pytestmark = NEEDS_SHARED

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,8 @@ from hypothesis import strategies as st
 
 from regelwerk.ingest import cr_html, cr_text
 from regelwerk.ingest.decode import decode
-from regelwerk.ingest.errors import InputError
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.records import ParsedDocument
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CR_2026 = SHARED / "corpus" / "en" / "MagicCompRules-20260417.txt"
@@ -63,8 +64,11 @@ def test_rule_shaped_noise_keeps_every_line(lines: list[str]) -> None:
     parsed = parse_or_clean_error(cr_text.parse, text.encode("utf-8"))
     assert parsed is not None
     assert_lines_covered(parsed, text)
-    numbers = [s.number for s in parsed.sections if s.number is not None]
-    assert len(numbers) == len(set(numbers))
+    numbers = Counter(s.number for s in parsed.sections if s.number is not None)
+    duplicates = (i.message for i in parsed.issues if i.message.startswith("duplicate number"))
+    reported = Counter(m.split("'")[1] for m in duplicates)
+    # a number used twice is kept twice (the text is real) and each repeat is reported
+    assert reported == Counter({n: c - 1 for n, c in numbers.items() if c > 1})
 
 
 def test_one_megabyte_line() -> None:
@@ -87,13 +91,16 @@ def test_truncated_release(fraction: float) -> None:
 
 
 @needs_shared
-@pytest.mark.parametrize("encoding", ["utf-16", "mac_roman", "latin-1"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be-bom", "utf-16-le", "mac_roman", "latin-1"])
 def test_wrong_encodings(encoding: str) -> None:
     text = decode(CR_2015.read_bytes(), "x").text
-    data = text.encode(encoding, errors="replace")
+    if encoding == "utf-16-be-bom":
+        data = b"\xfe\xff" + text.encode("utf-16-be")
+    else:
+        data = text.encode(encoding, errors="replace")  # "utf-16" writes a BOM, "utf-16-le" none
     parsed = parse_or_clean_error(cr_text.parse, data)
-    if encoding == "utf-16":
-        assert parsed is None  # NUL bytes: rejected as binary
+    if encoding == "utf-16-le":
+        assert parsed is None  # NUL bytes and no BOM to say what they are: rejected as binary
     else:
         assert parsed is not None
         assert len(parsed.rules) == 2054  # the structure survives mis-decoded quotes

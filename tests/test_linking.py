@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
-from regelwerk.index.keyword import Keyword
-from regelwerk.index.keywords import KeywordIndex, keyword_index
-from regelwerk.index.library import Library
-from regelwerk.index.linking import Linked, excerpt_numbers, link
-from regelwerk.index.termgen import TermRow
-from regelwerk.index.terms import load_terms
+from regelwerk.index.linking.keyword import Keyword
+from regelwerk.index.linking.keyword_index import KeywordIndex, keyword_index
+from regelwerk.index.linking.link import Linked, excerpt_numbers, link
+from regelwerk.index.store.corpus import Corpus
+from regelwerk.index.terms.shipped import load_terms
+from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest import parse_path
-from regelwerk.ingest.fold import compact, fold
-from regelwerk.ingest.records import Document, ParsedDocument, Section
+from regelwerk.ingest.model.fold import compact, fold
+from regelwerk.ingest.model.records import Document, ParsedDocument, Section
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "data" / "seeds"
@@ -239,7 +239,7 @@ def test_excerpt_numbers_match_the_2026_text() -> None:
 
 @needs_corpus
 def test_keyword_index_is_built_once_per_fingerprint(tmp_path: Path) -> None:
-    library = Library(tmp_path)
+    library = Corpus(tmp_path)
     first = keyword_index(library)
     assert keyword_index(library) is first
     library.ingest([CORPUS / "MagicCompRules-20110204.txt"])

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from regelwerk.ingest.errors import InvalidRuleNumber
-from regelwerk.ingest.numbers import RuleNumber, find_references, letter_after, letters, lineage
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.numbers import RuleNumber, find_references, letter_after, letters, lineage
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,20 @@ def test_everything_is_under_the_regelwerk_namespace(wheel_names: set[str]) -> N
         assert f"regelwerk/{sub}/__init__.py" in wheel_names
         assert f"regelwerk/{sub}/py.typed" in wheel_names
     assert "regelwerk/__main__.py" in wheel_names
-    assert not any(name.startswith(("regelwerk/tests/", "regelwerk/bench/")) for name in wheel_names)
+    assert not any(
+        name.startswith(("regelwerk/tests/", "regelwerk/bench/", "regelwerk/tools/")) for name in wheel_names
+    )
+
+
+def test_every_module_of_the_source_tree_is_in_the_wheel(wheel_names: set[str]) -> None:
+    """A subpackage missing from pyproject's ``packages`` would work in the checkout and vanish
+    from the wheel: compare the installed modules with the source tree."""
+    for top in ("ingest", "index", "cli", "engine"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            name = "regelwerk/" + path.relative_to(ROOT).as_posix()
+            assert name in wheel_names, f"{name} is not in the wheel; list its package in pyproject.toml"
 
 
 def test_shipped_data_is_in_the_wheel(wheel_names: set[str]) -> None:

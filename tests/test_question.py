@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from regelwerk.index.analysis import DE_STOP
-from regelwerk.index.lexicon import Lexicon, lexicon
-from regelwerk.index.question import intents, language, read
+from regelwerk.index.search.analysis import DE_STOP
+from regelwerk.index.search.lexicon import Lexicon, lexicon
+from regelwerk.index.search.question import intents, language, read
 
 
 @pytest.fixture(scope="module")

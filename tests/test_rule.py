@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.library import Library
-from regelwerk.index.rules import UnknownVersion, lookup
-from regelwerk.ingest.errors import InvalidRuleNumber, UnknownRule
-from regelwerk.ingest.numbers import SUBRULE_LETTERS
+from regelwerk.index.rules.lookup import UnknownVersion, lookup
+from regelwerk.index.store.corpus import Corpus
+from regelwerk.ingest.model.errors import InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
@@ -22,12 +22,12 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def seeds_only(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def seeds_only(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return library_with(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
-def full(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def full(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     if not NEWEST.exists():
         pytest.skip("../shared corpus not available")
     return library_with(tmp_path_factory, NEWEST, OLDEST)
@@ -37,13 +37,13 @@ def full(tmp_path_factory: pytest.TempPathFactory) -> Library:
 @pytest.mark.parametrize(
     "query", ["702.22j", "702.22j.", "702.22 j", "rule 702.22j", "Rule 702.22 J", "CR 702.22j"]
 )
-def test_number_forms(full: Library, query: str) -> None:
+def test_number_forms(full: Corpus, query: str) -> None:
     view = lookup(full, query)
     assert (view.number, view.title, view.version) == ("702.22j", "Banding", "2026-04-17")
 
 
 @NEEDS_SHARED
-def test_rule_with_all_subrules(full: Library) -> None:
+def test_rule_with_all_subrules(full: Corpus) -> None:
     view = lookup(full, "702.22")
     letters = [s["number"][len("702.22") :] for s in view.subrules]
     assert letters == list(SUBRULE_LETTERS[: SUBRULE_LETTERS.index("m") + 1])
@@ -52,7 +52,7 @@ def test_rule_with_all_subrules(full: Library) -> None:
 
 
 @NEEDS_SHARED
-def test_prefix_never_matches_longer_number(full: Library) -> None:
+def test_prefix_never_matches_longer_number(full: Corpus) -> None:
     view = lookup(full, "702.6")
     assert view.number == "702.6"
     assert all(s["number"].startswith("702.6") and s["number"][5:6].isalpha() for s in view.subrules)
@@ -60,7 +60,7 @@ def test_prefix_never_matches_longer_number(full: Library) -> None:
 
 
 @NEEDS_SHARED
-def test_older_version_says_where_the_rule_lives_now(full: Library) -> None:
+def test_older_version_says_where_the_rule_lives_now(full: Corpus) -> None:
     view = lookup(full, "702.19", version="2011-02-04")
     assert view.title == "Banding"
     assert view.current == "702.22"
@@ -68,38 +68,74 @@ def test_older_version_says_where_the_rule_lives_now(full: Library) -> None:
 
 
 @NEEDS_SHARED
-def test_newest_mentions_the_old_meaning(full: Library) -> None:
+def test_newest_mentions_the_old_meaning(full: Corpus) -> None:
     view = lookup(full, "702.19")
     assert view.title == "Trample"
     assert any("2011-02-04" in n and "Banding" in n for n in view.notes)
 
 
 @NEEDS_SHARED
-def test_cross_references_resolve(full: Library) -> None:
+def test_cross_references_resolve(full: Corpus) -> None:
     view = lookup(full, "702.22")
     refs = {r["number"]: r["title"] for r in view.references}
     assert refs.get("510.1c")
 
 
 @NEEDS_SHARED
-def test_unknown_number_offers_neighbours(full: Library) -> None:
+def test_unknown_number_offers_neighbours(full: Corpus) -> None:
     with pytest.raises(UnknownRule) as err:
         lookup(full, "702.999")
     assert "702.999" in str(err.value) and "nearest" in str(err.value)
 
 
 @NEEDS_SHARED
-def test_unknown_version(full: Library) -> None:
+def test_unknown_version(full: Corpus) -> None:
     with pytest.raises(UnknownVersion):
         lookup(full, "702.22", version="1999-01-01")
 
 
-def test_malformed_number(seeds_only: Library) -> None:
-    with pytest.raises(InvalidRuleNumber):
-        lookup(seeds_only, "banding")
+def test_malformed_number(seeds_only: Corpus) -> None:
+    with pytest.raises(InvalidRuleNumber) as err:
+        lookup(seeds_only, "xyzzy")
+    assert "keyword or game term" in str(err.value)
 
 
-def test_german_seed_says_today_number(seeds_only: Library) -> None:
+def test_a_german_keyword_finds_its_rule(seeds_only: Corpus) -> None:
+    view = lookup(seeds_only, "Bündnis", lang="de")
+    assert view.current == "702.22" and view.title == "Bündnisfähigkeit"
+    assert view.notes[0] == "Bündnis is Banding: rule 702.22 in the newest rules."
+
+
+@NEEDS_SHARED
+def test_a_term_names_todays_rule_in_every_release(full: Corpus) -> None:
+    assert lookup(full, "Trampelschaden").number == "702.19"
+    old = lookup(full, "Trampelschaden", version="2011-02-04")
+    assert (old.number, old.title) == ("702.17", "Trample")
+
+
+@NEEDS_SHARED
+def test_an_ambiguous_word_names_every_sense(full: Corpus) -> None:
+    view = lookup(full, "counter")
+    assert view.number == "701.6"
+    assert "counter also means Counters (Marke): regelwerk rule 122" in view.notes
+
+
+@NEEDS_SHARED
+def test_german_reader_gets_english_text_glossed(full: Corpus) -> None:
+    view = lookup(full, "702.2", lang="de")
+    assert (view.number, view.language) == ("702.2", "en")
+    assert view.notes[0].startswith("702.2 has no German text")
+    assert ("Deathtouch", "Todesberührung") in view.glosses
+    assert all(en != de for en, de in view.glosses)
+    assert view.to_dict()["names"] == {"en": "Deathtouch", "de": "Todesberührung"}
+
+
+def test_old_number_says_what_it_means_today(seeds_only: Corpus) -> None:
+    view = lookup(seeds_only, "702.19", lang="de")
+    assert "Today 702.19 is Trample (Trampelschaden); Bündnisfähigkeit (Banding) is 702.22." in view.notes
+
+
+def test_german_seed_says_today_number(seeds_only: Corpus) -> None:
     view = lookup(seeds_only, "Regel 702.19", lang="de")
     assert view.language == "de" and view.title == "Bündnisfähigkeit"
     assert view.current == "702.22"
@@ -107,18 +143,18 @@ def test_german_seed_says_today_number(seeds_only: Library) -> None:
     assert any("today that is 702.22" in n for n in view.notes)
 
 
-def test_current_number_finds_the_old_one(seeds_only: Library) -> None:
+def test_current_number_finds_the_old_one(seeds_only: Corpus) -> None:
     """With only the seeds, 702.22 exists nowhere by number but is the seed's 702.19."""
     view = lookup(seeds_only, "702.22")
     assert view.number == "702.19"
     assert any("702.22" in n and "702.19" in n for n in view.notes)
 
 
-def test_lookup_does_not_import_whoosh_or_bs4(seeds_only: Library) -> None:
+def test_lookup_does_not_import_whoosh_or_bs4(seeds_only: Corpus) -> None:
     """The fast path: a fresh process looking up a rule loads neither whoosh nor bs4."""
     code = (
-        "import sys; from regelwerk.index.library import Library; "
-        "from regelwerk.index.rules import lookup; lookup(Library(), '702.19'); "
+        "import sys; from regelwerk.index.store.corpus import Corpus; "
+        "from regelwerk.index.rules.lookup import lookup; lookup(Corpus(), '702.19'); "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'whoosh', 'bs4'}))"
     )
     env = {**os.environ, "REGELWERK_HOME": str(seeds_only.home)}
@@ -126,7 +162,7 @@ def test_lookup_does_not_import_whoosh_or_bs4(seeds_only: Library) -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_cli_json_contract(seeds_only: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_json_contract(seeds_only: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
     use_home(monkeypatch, seeds_only)
     result = runner.invoke(app, ["rule", "702.19", "--lang", "de", "--json"])
     assert result.exit_code == 0, result.output
@@ -138,7 +174,7 @@ def test_cli_json_contract(seeds_only: Library, monkeypatch: pytest.MonkeyPatch)
     assert rule["current"] == "702.22"
 
 
-def test_cli_unknown_rule_exits_1(seeds_only: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_unknown_rule_exits_1(seeds_only: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
     use_home(monkeypatch, seeds_only)
     result = runner.invoke(app, ["rule", "999.1", "--json"])
     assert result.exit_code == 1
@@ -146,7 +182,7 @@ def test_cli_unknown_rule_exits_1(seeds_only: Library, monkeypatch: pytest.Monke
     assert data["ok"] is False and "999.1" in data["error"]
 
 
-def test_cli_text_output(seeds_only: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_text_output(seeds_only: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
     use_home(monkeypatch, seeds_only)
     result = runner.invoke(app, ["rule", "702.19", "j", "--lang", "de"])
     assert result.exit_code == 0, result.output
@@ -158,5 +194,5 @@ def test_cli_text_output(seeds_only: Library, monkeypatch: pytest.MonkeyPatch) -
     ("query", "title"),
     [("510.1c", "Combat Damage Step"), ("704.5a", "State-Based Actions"), ("702.22j", "Banding")],
 )
-def test_untitled_rules_borrow_the_nearest_titled_ancestor(full: Library, query: str, title: str) -> None:
+def test_untitled_rules_borrow_the_nearest_titled_ancestor(full: Corpus, query: str, title: str) -> None:
     assert lookup(full, query).title == title

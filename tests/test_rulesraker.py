@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from regelwerk.ingest import cr_text
-from regelwerk.ingest.records import ParsedDocument
+from regelwerk.ingest.model.records import ParsedDocument
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPUS = SHARED / "corpus" / "en"

@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine
-from regelwerk.index.syntax import syntax_problem
-from regelwerk.index.wordtables import translate_word
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.index.search.syntax import syntax_problem
+from regelwerk.index.store.corpus import Corpus
+from regelwerk.index.terms.words import translate_word
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
@@ -21,12 +21,12 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def library(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return library_with(tmp_path_factory, NEWEST, OLDEST)
 
 
 @pytest.fixture(scope="module")
-def engine(library: Library) -> Iterator[SearchEngine]:
+def engine(library: Corpus) -> Iterator[SearchEngine]:
     eng = SearchEngine(library)
     yield eng
     eng.close()
@@ -113,7 +113,7 @@ def test_valid_syntax_is_used(engine: SearchEngine) -> None:
     assert result.hits and all("702.22" in (h.current or "") or h.term for h in result.hits[:2])
 
 
-def test_cli_json_contract(library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_json_contract(library: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
     use_home(monkeypatch, library)
     result = runner.invoke(app, ["search", "Bündnis", "Schaden", "verteilen", "--json", "--limit", "3"])
     assert result.exit_code == 0, result.output
@@ -124,7 +124,7 @@ def test_cli_json_contract(library: Library, monkeypatch: pytest.MonkeyPatch) ->
     assert "702.22j" in [h["current"] for h in data["hits"]]
 
 
-def test_cli_malformed_query_exits_0_with_note(library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_malformed_query_exits_0_with_note(library: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
     use_home(monkeypatch, library)
     result = runner.invoke(app, ["search", '"banding'])
     assert result.exit_code == 0, result.output
@@ -167,7 +167,7 @@ def test_german_term_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
 
 
 def test_digits_also_search_the_number_words_the_cr_uses() -> None:
-    from regelwerk.index.wordtables import synonym_table
+    from regelwerk.index.terms.words import synonym_table
 
     assert synonym_table()["10"] == ("ten",)
 

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine
-from regelwerk.ingest.errors import InputError
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.index.store.corpus import Corpus
+from regelwerk.ingest.model.errors import InputError
 
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
-    eng = SearchEngine(Library(Path(tmp_path_factory.mktemp("seeds-only"))))
+    eng = SearchEngine(Corpus(Path(tmp_path_factory.mktemp("seeds-only"))))
     yield eng
     eng.close()
 

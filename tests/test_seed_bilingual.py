@@ -12,8 +12,8 @@ from regelwerk.ingest import parse_bytes
 from regelwerk.ingest.bilingual import parse
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.detect import Format, detect
-from regelwerk.ingest.numbers import letters
-from regelwerk.ingest.records import ParsedDocument, Section
+from regelwerk.ingest.model.numbers import letters
+from regelwerk.ingest.model.records import ParsedDocument, Section
 from tests.helpers import assert_lines_covered, parse_random_lines
 
 SEED = Path(__file__).resolve().parents[1] / "data" / "seeds" / "rule-702.19-banding-de-en.txt"

@@ -13,8 +13,8 @@ from rapidfuzz import fuzz
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.excerpt import lost_references, parse, subrule_indexes
-from regelwerk.ingest.numbers import letters
-from regelwerk.ingest.records import ParsedDocument, Section
+from regelwerk.ingest.model.numbers import letters
+from regelwerk.ingest.model.records import ParsedDocument, Section
 from tests.conftest import CORPUS, NEEDS_SHARED
 from tests.helpers import assert_lines_covered, parse_random_lines
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.detect import Format, detect
 from regelwerk.ingest.glossary_de import parse
-from regelwerk.ingest.records import Card, ParsedDocument
+from regelwerk.ingest.model.records import Card, ParsedDocument
 from tests.conftest import CORPUS, NEEDS_SHARED
 from tests.helpers import assert_lines_covered, parse_random_lines
 

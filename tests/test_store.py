@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from regelwerk.index.store import Store
-from regelwerk.ingest.records import Document, ParsedDocument, Section
+from regelwerk.index.store.disk import Store
+from regelwerk.ingest.model.records import Document, ParsedDocument, Section
 
 
 def _doc(doc_id: str, sha: str, text: str = "Banding is a static ability.") -> ParsedDocument:

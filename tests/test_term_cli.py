@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.library import Library
+from regelwerk.index.store.corpus import Corpus
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPUS = SHARED / "corpus" / "en"
@@ -30,7 +30,7 @@ def cr_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not CORPUS.exists():
         pytest.skip("../shared corpus not available")
     path = tmp_path_factory.mktemp("cr-home")
-    report = Library(path).ingest(sorted(CORPUS.glob("*.txt")))
+    report = Corpus(path).ingest(sorted(CORPUS.glob("*.txt")))
     assert not report.errors
     return path
 

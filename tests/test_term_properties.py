@@ -9,15 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regelwerk.index.keywords import keyword_index
-from regelwerk.index.library import Library
-from regelwerk.index.termquery import lookup
-from regelwerk.ingest.errors import InputError
+from regelwerk.index.linking.keyword_index import keyword_index
+from regelwerk.index.store.corpus import Corpus
+from regelwerk.index.terms.lookup import lookup
+from regelwerk.ingest.model.errors import InputError
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return keyword_index(Library(Path(tmp_path_factory.mktemp("term-props"))))
+    return keyword_index(Corpus(Path(tmp_path_factory.mktemp("term-props"))))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -6,9 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from regelwerk.index.termcheck import evidence, fold, german_forms, load_cards, occurs_in_german
-from regelwerk.index.termgen import (
+from termcheck import evidence, fold, german_forms, load_cards, occurs_in_german
+from termgen import (
     COLUMNS,
     TERMS_DIR,
     TermRow,
@@ -22,7 +21,8 @@ from regelwerk.index.termgen import (
     read_table,
     write_table,
 )
-from regelwerk.ingest.numbers import RuleNumber
+
+from regelwerk.ingest.model.numbers import RuleNumber
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

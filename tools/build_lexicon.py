@@ -62,7 +62,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 def _stops() -> tuple[frozenset[str], frozenset[str]]:
-    from regelwerk.index.analysis import DE_STOP, EN_STOP
+    from regelwerk.index.search.analysis import DE_STOP, EN_STOP
 
     return DE_STOP, EN_STOP
 
@@ -110,14 +110,14 @@ def _simplemma() -> object:
 
 @functools.cache
 def lemma(word: str, lang: str) -> str:
-    from regelwerk.ingest.fold import fold
+    from regelwerk.ingest.model.fold import fold
 
     found: str = _simplemma().lemmatize(word, lang=lang)  # type: ignore[attr-defined]
     return fold(found.lower()) if lang == "de" else found.lower()
 
 
 def lemmas(text: str, lang: str, stop: frozenset[str]) -> list[str]:
-    from regelwerk.ingest.fold import fold
+    from regelwerk.ingest.model.fold import fold
 
     out = []
     for w in _WORD.findall(text):
@@ -170,7 +170,7 @@ def cr_vocabulary(cr: Path) -> set[str]:
 def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
     """``(German phrase, English lemma, source)`` from the term tables: each German name
     (official, variant, old) gives every content word of its English name."""
-    from regelwerk.ingest.fold import fold
+    from regelwerk.ingest.model.fold import fold
 
     de_stop, en_stop = _stops()
     for name in ("core.tsv", "keywords.tsv"):
@@ -203,7 +203,7 @@ def forms_of(lemmas_kept: set[str]) -> dict[str, str]:
     """Folded surface form -> folded lemma from simplemma's German dictionary, for `lemmas_kept`."""
     from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
 
-    from regelwerk.ingest.fold import fold
+    from regelwerk.ingest.model.fold import fold
 
     out: dict[str, str] = {}
     for form, lem in DefaultDictionaryFactory().get_dictionary("de").items():

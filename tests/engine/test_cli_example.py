@@ -9,12 +9,13 @@ from typer.testing import CliRunner
 
 from regelwerk.cli import example
 from regelwerk.engine.rulebook import NullRuleBook
+from regelwerk.index.facade import Library
 
 runner = CliRunner()
 
 
 def _no_library(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(example, "_rulebook", lambda: NullRuleBook())
+    monkeypatch.setattr(Library, "rulebook", lambda self: NullRuleBook())
 
 
 def test_list_json(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -101,7 +101,9 @@ activated = [{{ id = "cycle", from_hand = true, effect = {effect} }}]
     [
         ('{ kind = "search_library" }', "cards[0].activated[0].effect.find", "basic land"),
         ('{ kind = "search_library", find = "artifact" }', "cards[0].activated[0].effect.find", "basic land"),
-        ('{ kind = "draw", find = "land", amount = "one" }', "cards[0].activated[0].effect.amount", "whole"),
+        ('{ kind = "draw", amount = "one" }', "cards[0].activated[0].effect.amount", "whole"),
+        # each effect kind has its own fields: a draw finds nothing
+        ('{ kind = "draw", find = "land" }', "cards[0].activated[0].effect.find", "amount"),
     ],
 )
 def test_new_effect_fields_name_field_and_expectation(effect: str, where: str, expected: str) -> None:

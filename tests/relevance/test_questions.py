@@ -18,8 +18,8 @@ import pytest
 
 from bench.baseline import Fts5Baseline, score
 from bench.questions import Question, expectation_problem, groups, load_questions
-from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.index.store.corpus import Corpus
 from tests.conftest import NEEDS_SHARED
 from tests.search_home import NEWEST, library_with
 
@@ -32,7 +32,7 @@ OVER_FTS5 = 1.1
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def library(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return library_with(tmp_path_factory, NEWEST)
 
 
@@ -48,13 +48,13 @@ def test_the_set_is_big_enough_and_split() -> None:
 
 @NEEDS_SHARED
 @pytest.mark.parametrize("question", ALL, ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}")
-def test_expectation_holds_in_the_cr(library: Library, question: Question) -> None:
+def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
     problem = expectation_problem(library, question.case)
     assert problem is None, problem
 
 
 @pytest.fixture(scope="module")
-def engine(library: Library) -> Iterator[SearchEngine]:
+def engine(library: Corpus) -> Iterator[SearchEngine]:
     eng = SearchEngine(library)
     yield eng
     eng.close()
@@ -62,7 +62,7 @@ def engine(library: Library) -> Iterator[SearchEngine]:
 
 @NEEDS_SHARED
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_dev_questions_stay_above_their_floor(engine: SearchEngine, library: Library, lang: str) -> None:
+def test_dev_questions_stay_above_their_floor(engine: SearchEngine, library: Corpus, lang: str) -> None:
     cases = [q.case for q in groups(DEV)[lang]]
     ours = score(cases, lambda c: [h.to_dict() for h in engine.search(c.query, limit=10).hits])
     baseline = Fts5Baseline(library)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bench.baseline import Case, Fts5Baseline, load_cases, score
-from regelwerk.index.library import Library
-from regelwerk.index.query import SearchEngine
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.index.store.corpus import Corpus
 from tests.conftest import CORPUS, NEEDS_SHARED
 from tests.search_home import NEWEST, OLDEST, library_with
 
@@ -25,12 +25,12 @@ CASES = load_cases()
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def library(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return library_with(tmp_path_factory, NEWEST, OLDEST, CORPUS / "en" / "MagicCompRules-20151113.txt")
 
 
 @pytest.fixture(scope="module")
-def engine(library: Library) -> Iterator[SearchEngine]:
+def engine(library: Corpus) -> Iterator[SearchEngine]:
     eng = SearchEngine(library)
     yield eng
     eng.close()
@@ -52,7 +52,7 @@ def test_enough_cases_of_every_kind() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.category}:{c.query}")
-def test_expectation_holds_in_the_cr(library: Library, case: Case) -> None:
+def test_expectation_holds_in_the_cr(library: Corpus, case: Case) -> None:
     from bench.baseline import expected_exists
 
     problem = expected_exists(library, case)
@@ -69,7 +69,7 @@ def _regelwerk(engine: SearchEngine) -> Any:
     return run
 
 
-def test_mrr_beats_threshold_and_baseline(engine: SearchEngine, library: Library) -> None:
+def test_mrr_beats_threshold_and_baseline(engine: SearchEngine, library: Corpus) -> None:
     ours = score(CASES, _regelwerk(engine))
     fts = Fts5Baseline(library)
     base = score(

@@ -1,0 +1,149 @@
+"""The interface language: which one the reader asked for, and its gettext catalog.
+
+Labels, messages and ``--help`` are English in the code and German in
+``cli/locale/de/LC_MESSAGES/regelwerk.mo`` (compiled from the ``.po`` beside it by
+``tools/i18n.py``, which uses Babel; at run time only the stdlib ``gettext`` loads, so ``rule``
+stays fast). The language is decided once per process, before typer builds the help:
+``--lang de`` on the command line, else ``REGELWERK_LANG``, else a German locale
+(``LC_ALL``/``LC_MESSAGES``/``LANG`` = ``de_*``). English is the default; ``--lang both``
+(German beside English) leaves the interface to the environment.
+
+Code marks a user-facing string with ``_()`` (``ngettext`` for counts); a string that must be
+defined before the language is known (a typer help text) is marked with ``N_()`` and
+translated when the command tree is localised (`localize`).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+DOMAIN = "regelwerk"
+#: Interface languages with a catalog (English is the source language and needs none).
+INTERFACE = ("en", "de")
+#: What ``--lang`` accepts: the reader's language, or both side by side.
+READER = ("en", "de", "both")
+#: Locale variables in the order gettext itself consults them.
+LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+_state: dict[str, str] = {}
+
+
+def detect(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The interface language for this command line and environment ("en" or "de")."""
+    asked = _lang_option(argv)
+    if asked in INTERFACE:
+        return asked
+    env = environ.get("REGELWERK_LANG", "").strip().lower()
+    if env in INTERFACE:
+        return env
+    for var in LOCALE_VARS:
+        value = environ.get(var, "")
+        if value:  # the first variable that is set decides, as in gettext
+            return "de" if value.lower().startswith("de") else "en"
+    return "en"
+
+
+def _lang_option(argv: Sequence[str]) -> str | None:
+    """The value of the last ``--lang X`` / ``--lang=X`` before a ``--`` (None if absent)."""
+    found = None
+    args = list(argv)
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            found = args[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+    return found.strip().lower() if found else None
+
+
+def use(lang: str) -> None:
+    """Set the interface language for the rest of the process."""
+    _state["lang"] = lang if lang in INTERFACE else "en"
+
+
+def current() -> str:
+    """The interface language; decided from ``sys.argv`` and the environment on first use."""
+    if "lang" not in _state:
+        use(detect(sys.argv[1:], os.environ))
+    return _state["lang"]
+
+
+@functools.cache
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of `lang` (NullTranslations for English or a missing catalog)."""
+    if lang == "en":
+        return gettext.NullTranslations()
+    entry = resources.files("regelwerk.cli") / "locale"
+    with resources.as_file(entry) as localedir:
+        return gettext.translation(DOMAIN, localedir=str(localedir), languages=[lang], fallback=True)
+
+
+def _(message: str) -> str:
+    """`message` in the interface language."""
+    return catalog(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return catalog(current()).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark `message` for extraction only; it is translated where it is shown."""
+    return message
+
+
+def localize(command: Any, lang: str | None = None) -> Any:
+    """Translate a click command tree's help texts in place (typer builds them in English).
+
+    Walks groups and their subcommands: ``help``, ``short_help``, ``epilog`` and every
+    parameter's ``help``. Returns the command, for chaining.
+    """
+    t = catalog(lang or current())
+    seen: set[int] = set()
+
+    def walk(cmd: Any) -> None:
+        if id(cmd) in seen:
+            return
+        seen.add(id(cmd))
+        for attr in ("help", "short_help", "epilog"):
+            text = getattr(cmd, attr, None)
+            if isinstance(text, str) and text:
+                setattr(cmd, attr, _lookup(t, text))
+        for param in getattr(cmd, "params", ()):
+            text = getattr(param, "help", None)
+            if isinstance(text, str) and text:
+                param.help = _lookup(t, text)
+        for sub in getattr(cmd, "commands", {}).values():
+            walk(sub)
+
+    walk(command)
+    return command
+
+
+def _lookup(t: gettext.NullTranslations, text: str) -> str:
+    """A help text's translation; docstrings are looked up by their cleaned form."""
+    import inspect
+
+    clean = inspect.cleandoc(text)
+    translated = t.gettext(clean)
+    return text if translated == clean else translated
+
+
+def install_for_click(lang: str | None = None) -> None:
+    """Let click/typer's own words ("Options", "Commands", "required") follow the language.
+
+    They call the stdlib's module-level ``gettext.gettext``, which reads the global text domain
+    and the ``LANGUAGE`` variable; our catalog carries German for them.
+    """
+    lang = lang or current()
+    with resources.as_file(resources.files("regelwerk.cli") / "locale") as localedir:
+        gettext.bindtextdomain(DOMAIN, str(localedir))
+    gettext.textdomain(DOMAIN)
+    os.environ["LANGUAGE"] = lang

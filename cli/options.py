@@ -1,0 +1,39 @@
+"""The one options helper: every read command takes ``--json`` and ``--lang`` from here.
+
+``--lang`` has one meaning everywhere: **the language the reader reads**, ``de`` or ``en``.
+Each command shows what it has in that language: ``rule`` the rule's text from a document in
+that language, ``search`` the hits in that language, ``term`` its labels and explanations,
+``example run`` its narration, ``example list`` the scenario titles. Not given, each command
+shows what suits both readers: ``search`` and ``example list`` both languages, ``rule`` the
+newest (English) release, ``term`` English labels, ``example run`` German narration (the worked
+examples come from German rules material). Interface text in the reader's language hangs on the
+same value.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+#: The languages a reader can choose.
+LANGUAGES = ("en", "de")
+
+LANG_HELP = (
+    "The language you read: de or en. Rule text, hits, labels and narration are shown in it "
+    "where regelwerk has them."
+)
+
+
+def _check_lang(value: str | None) -> str | None:
+    if value is not None and value not in LANGUAGES:
+        raise typer.BadParameter(f"{value!r} is not supported; use {' or '.join(map(repr, LANGUAGES))}")
+    return value
+
+
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")
+]
+LangOption = Annotated[
+    str | None, typer.Option("--lang", help=LANG_HELP, callback=_check_lang, show_default=False)
+]

@@ -1,0 +1,334 @@
+"""The library facade: the one object the CLI and the web server call.
+
+Each method does one user-level thing and returns the exact ``--json`` payload of the matching
+command as a plain dict, without the ``"ok"`` key (the caller adds the envelope): the CLI renders
+the dict with rich, the web server with a template or sends it as JSON. Bad input raises a
+``RegelwerkError`` subclass (``regelwerk.ingest.model``); callers map it to their error envelope
+once, in one place.
+
+Heavy imports (whoosh for search, bs4 for ingest, the engine for examples) stay inside the
+methods, so ``Library().rule(...)`` starts fast. The corpus is opened (and the shipped seeds
+ingested) on first use, not when the object is made.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from regelwerk.ingest.model.errors import (
+    IngestError,
+    InputError,
+    RegelwerkError,
+    UnknownCard,
+    UnknownKeyword,
+)
+from regelwerk.ingest.model.numbers import lineage
+
+if TYPE_CHECKING:
+    from regelwerk.engine.rulebook import RuleBook
+    from regelwerk.index.cards.store import CardStore
+    from regelwerk.index.search.query import SearchEngine
+    from regelwerk.index.store.corpus import Corpus
+
+#: Search engines one library keeps for reuse (opening one costs more than a query). A server
+#: answers many searches from one library; they run one at a time on the GIL anyway, so a few
+#: engines serve any number of concurrent requests.
+SEARCH_ENGINES = 4
+
+__all__ = ["Library", "LibraryRuleBook"]
+
+
+class Library:
+    """The rules library under ``home`` (default: ``REGELWERK_HOME`` or the user data directory)."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self._home = home
+        self._corpus: Corpus | None = None
+        self._engines: queue.SimpleQueue[SearchEngine] = queue.SimpleQueue()
+        self._searching = threading.BoundedSemaphore(SEARCH_ENGINES)
+        self._cards: CardStore | None = None
+
+    @property
+    def corpus(self) -> Corpus:
+        """The stored documents, with the seeds ingested on first use."""
+        if self._corpus is None:
+            from regelwerk.index.store.corpus import Corpus
+
+            self._corpus = Corpus(self._home)
+        return self._corpus
+
+    @property
+    def home(self) -> Path:
+        return self.corpus.home
+
+    # -- read ------------------------------------------------------------------------------------
+    def rule(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
+        """``{"rule": ...}``: the rule `query` names, with subrules, examples and references."""
+        from regelwerk.index.rules.lookup import lookup
+
+        return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
+
+    def search(
+        self,
+        query: str,
+        lang: str | None = None,
+        limit: int = 10,
+        version: str | None = None,
+        all_versions: bool = False,
+    ) -> dict[str, Any]:
+        """``{"query", "hits", "notes", ...}``: ranked hits across both languages (or only `lang`)."""
+        from regelwerk.index.search.query import SearchEngine
+
+        if version is not None and all_versions:
+            raise InputError("use either a version or all versions, not both")
+        with self._searching:  # an engine serves one search at a time; at most SEARCH_ENGINES exist
+            try:
+                engine = self._engines.get_nowait()
+            except queue.Empty:
+                engine = SearchEngine(self.corpus)
+            try:
+                found = engine.search(
+                    query, limit=limit, version=version, all_versions=all_versions, lang=lang
+                )
+            finally:
+                self._engines.put(engine)
+        return found.to_dict()
+
+    def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """``{"query", "matches", "eras"}``: keyword or card matches, best first, and how each
+        undated document shown was dated (the reason in the reader's language)."""
+        from regelwerk.index.linking.keyword_index import keyword_index
+        from regelwerk.index.terms.lookup import lookup
+
+        index = keyword_index(self.corpus)
+        try:
+            matches = [m.to_dict() for m in lookup(index, query, limit)]
+        except UnknownKeyword:
+            matches = []
+            cards = self._card_terms(query, limit, matches)
+            if not cards:
+                raise
+        else:
+            cards = self._card_terms(query, limit, matches)
+        # Cards come after keywords and game terms of the same score (a stable sort keeps that).
+        matches = sorted(matches + cards, key=lambda m: -m["score"])[:limit]
+        eras: dict[str, dict[str, Any]] = {}
+        for m in matches:
+            for ref in m.get("documents", ()):
+                era = index.era(ref["document"])
+                if era is not None:
+                    eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
+        return {"query": query.strip(), "matches": matches, "eras": eras}
+
+    def stamp(self) -> tuple[int, int]:
+        """Changes whenever any process changes the stored documents: a long-lived reader (the
+        web server) compares it to know when to open a fresh library."""
+        try:
+            st = self.corpus.store.manifest_path.stat()
+        except OSError:
+            return (0, 0)
+        return (st.st_mtime_ns, st.st_size)
+
+    def _card_terms(self, query: str, limit: int, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Card database answers for ``term``, shaped like its card entries; a card the keyword
+        lookup already found (an example card of a glossary page) gets the database entry
+        attached instead of a second line."""
+        from regelwerk.index.cards.lookup import card_payload, find_cards
+
+        store = self.cards
+        if not store.exists():
+            return []
+        conn = store.connect()
+        seen = {m["en"]: m for m in matches if m.get("kind") == "card"}
+        out = []
+        for found in find_cards(conn, query, limit):
+            card = card_payload(conn, found)
+            if card["name_en"] in seen:
+                seen[card["name_en"]]["card"] = card
+                continue
+            german = [p for p in card["printings"] if p["name_de"]] or card["printings"]
+            out.append(
+                {
+                    "en": card["name_en"],
+                    "de": (card["names_de"] or [None])[0],
+                    "kind": "card",
+                    "set": german[-1]["set"] if german else None,
+                    "document": None,
+                    "text": card["oracle_text"],
+                    "keyword": None,
+                    "rules": {k["name"]: k["rule"] for k in card["keywords"] if k["rule"]},
+                    "score": found.score,
+                    "match": "card" if found.how == "exact" else found.how,
+                    "matched": found.matched,
+                    "alias": None,
+                    "card": card,
+                }
+            )
+        return out
+
+    @property
+    def cards(self) -> CardStore:
+        """The card database (opening it does not open the rules corpus)."""
+        if self._cards is None:
+            from regelwerk.index.cards.store import CardStore
+            from regelwerk.index.store.home import home_dir
+
+            self._cards = CardStore(self._home or home_dir())
+        return self._cards
+
+    def card(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """``{"query", "cards"}``: cards whose German or English name matches `query` (exact,
+        umlaut-folded, by prefix, fuzzy), best first, each with its German printings."""
+        from regelwerk.index.cards.lookup import card_payload, find_cards, nearest
+        from regelwerk.index.terms.check import check_query
+
+        text = check_query(query)
+        store = self.cards
+        if store.count() == 0:
+            raise UnknownCard(
+                "no cards ingested yet; add MTGJSON set files first, e.g. "
+                "regelwerk ingest ../shared/corpus/cards/"
+            )
+        conn = store.connect()
+        found = find_cards(conn, text, limit)
+        if not found:
+            near = nearest(conn, text)
+            hint = f"; nearest: {', '.join(near)}" if near else ""
+            raise UnknownCard(f"no card matches {text!r}{hint}")
+        return {"query": text, "cards": [card_payload(conn, m) for m in found]}
+
+    def docs(self) -> dict[str, Any]:
+        """``{"documents", "home"}``: every stored document, newest CR releases first, then the
+        ingested card files."""
+        return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home)}
+
+    # -- worked examples -------------------------------------------------------------------------
+    def examples(self) -> dict[str, Any]:
+        """``{"scenarios": [...]}``: the packaged scenarios with their titles and sources."""
+        from regelwerk.engine.scenario import list_scenarios
+
+        return {"scenarios": [s.to_dict() for s in list_scenarios()]}
+
+    def example(self, name_or_path: str | None, lang: str | None = None) -> dict[str, Any]:
+        """``{"scenarios": [...]}``: play one scenario (id or file path), or all packaged ones
+        when `name_or_path` is None, narrated in `lang` (default German)."""
+        from regelwerk.engine.runner import run_scenario
+        from regelwerk.engine.scenario import load_packaged, resolve_scenario
+
+        book = self.rulebook()
+        scenarios = load_packaged() if name_or_path is None else [resolve_scenario(name_or_path)]
+        return {"scenarios": [run_scenario(s, lang or "de", book).to_dict() for s in scenarios]}
+
+    def rulebook(self) -> RuleBook:
+        """Rule titles for the engine's narration, from this library's rules."""
+        return LibraryRuleBook(self)
+
+    # -- write -----------------------------------------------------------------------------------
+    def ingest(
+        self,
+        paths: Iterable[str | Path],
+        fmt: str | None = None,
+        strict: bool = False,
+        progress: Callable[[Path], None] | None = None,
+        follow_symlinks: bool = False,
+    ) -> dict[str, Any]:
+        """``{"documents", "unchanged", "errors", "skipped"}``: parse and store each file; a bad
+        file is listed under ``errors`` and the rest go on. Raises when no file could be
+        ingested. Symbolic links inside a directory are skipped (and listed under ``skipped``)
+        unless `follow_symlinks`. MTGJSON card files go to the card database."""
+        from regelwerk.index.store.corpus import IngestReport
+        from regelwerk.ingest import expand_paths, is_card_file
+
+        given = [Path(p) for p in paths]
+        for p in given:
+            if not p.exists():
+                raise IngestError(str(p), "no such file or directory")
+        skipped: list[str] = []
+        files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
+        if not files:
+            also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
+            raise IngestError(
+                ", ".join(map(str, given)), f"no .txt, .htm, .html or MTGJSON card files found{also}"
+            )
+        # Card files go to the card database (streamed; an AllPrintings never loads whole).
+        card_files = [f for f in files if f.is_file() and is_card_file(f)]
+        rule_files = [f for f in files if f not in card_files]
+        report = IngestReport()
+        if rule_files:
+            report = self.corpus.ingest(rule_files, fmt, progress=progress, strict=strict)
+        report.skipped[:0] = skipped
+        data = report.to_dict()
+        if card_files:
+            cards = self.cards.ingest(card_files, progress=progress)
+            data["documents"] += cards.documents
+            data["unchanged"] += cards.unchanged
+            data["errors"] += [str(e) for e in cards.errors]
+            report.errors += cards.errors
+        if report.errors and not data["documents"]:
+            if len(report.errors) == 1:
+                raise report.errors[0]
+            raise InputError("; ".join(str(e) for e in report.errors))
+        return data
+
+    def files(self, paths: Iterable[str | Path], follow_symlinks: bool = False) -> list[Path]:
+        """The document files an ingest of `paths` would read (directories expanded)."""
+        from regelwerk.ingest import expand_paths
+
+        return expand_paths(paths, follow_symlinks=follow_symlinks)
+
+
+class LibraryRuleBook:
+    """Rule titles from the ingested rules (the newest CR), falling back up the number tree.
+
+    A subrule has no title of its own, so "702.22j" asks 702.22j, then 702.22, then 702 and
+    keeps the first answer that reads like a heading. Failures mean "no title", never an error:
+    a trace without titles is still a correct trace.
+    """
+
+    def __init__(self, library: Library | None = None) -> None:
+        self._library = library
+        self._cache: dict[tuple[str, str], str | None] = {}
+        self._terms: dict[str, tuple[str, str]] | None = None
+
+    def title(self, number: str, lang: str) -> str | None:
+        key = (number, lang)
+        if key not in self._cache:
+            german = self._from_terms(number, "de") if lang == "de" else None
+            self._cache[key] = german or self._find(number, lang) or self._from_terms(number, "en")
+        return self._cache[key]
+
+    def _from_terms(self, number: str, lang: str) -> str | None:
+        """The term tables name every keyword and the turn-structure sections by current
+        number, in both languages: titles even before any CR is ingested, German ones in
+        German traces."""
+        from regelwerk.index.terms.shipped import load_terms
+
+        if self._terms is None:
+            self._terms = {}
+            for row in load_terms():  # file order: a section's own title comes first
+                # Ability words are examples listed in 207.2c, not its title ("Adamant").
+                if row.number and row.kind != "ability_word":
+                    self._terms.setdefault(row.number, (row.en, row.de))
+        for n in lineage(number):
+            names = self._terms.get(n)
+            if names is not None:
+                return names[1] if lang == "de" else names[0]
+        return None
+
+    def _find(self, number: str, lang: str) -> str | None:
+        from regelwerk.index.rules.lookup import lookup
+
+        if self._library is None:
+            self._library = Library()
+        for n in lineage(number):
+            try:
+                title = lookup(self._library.corpus, n, lang=lang).title
+            except (RegelwerkError, OSError):
+                continue
+            if title and len(title) <= 60 and not title.endswith((".", ":")):
+                return str(title)
+        return None

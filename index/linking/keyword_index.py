@@ -1,0 +1,186 @@
+"""The keyword index: linked Keyword records for the library's current documents.
+
+This is the API other features (search, ``term``, the engine) use:
+
+    from regelwerk.index.linking.keyword_index import keyword_index
+    kw = keyword_index(library)
+    kw.find("Bündnisfähigkeit")            # -> Keyword(en="Banding", ...)
+    kw.current("cr-en-2011-02-04", "702.19j")  # -> "702.22j" (newest English CR)
+    kw.translate("Giftmarken", "de")        # -> ["poison counter"]
+
+Linking runs once per store fingerprint and term-table version; its result is stored as JSON
+through ``Store.derived`` (atomic, rebuilt exactly when documents change) and held in memory
+per process. Name comparisons use ``regelwerk.ingest.model.fold`` like everything else.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from regelwerk.index.linking.keyword import CardRef, Era, Keyword
+from regelwerk.index.linking.link import Linked, excerpt_numbers, link
+from regelwerk.index.terms.shipped import load_terms, stamp
+from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.stemming import stem
+
+if TYPE_CHECKING:
+    from regelwerk.index.store.corpus import Corpus
+
+#: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
+SCHEMA = 4
+ARTEFACT = "keywords"
+_FILE = "keywords.json"
+
+#: A word shorter than this is matched as written only, never by its stem.
+_MIN_STEMMED = 4
+
+
+class KeywordIndex:
+    """Lookups over one linking result. Immutable; cheap to share."""
+
+    def __init__(self, linked: Linked) -> None:
+        self.linked = linked
+        self._by_id = {k.id: k for k in linked.keywords}
+        self._versions = dict(linked.versions)
+        self._eras = {e.document: e for e in linked.eras}
+        self._en: dict[str, list[Keyword]] = {}
+        self._de: dict[str, list[Keyword]] = {}
+        for k in linked.keywords:
+            self._en.setdefault(compact(k.en), []).append(k)
+            for name in k.german_names:
+                self._de.setdefault(compact(name), []).append(k)
+        # The same tables by stem, for inflected words ("Giftmarken" -> "Giftmarke").
+        self._stemmed = {
+            lang: _by_stem(table, lang) for lang, table in (("en", self._en), ("de", self._de))
+        }
+
+    # records --------------------------------------------------------------------------------
+    def keywords(self) -> list[Keyword]:
+        return list(self.linked.keywords)
+
+    def get(self, keyword_id: str) -> Keyword | None:
+        return self._by_id.get(keyword_id)
+
+    def cards(self) -> list[CardRef]:
+        return list(self.linked.cards)
+
+    def era(self, document: str) -> Era | None:
+        """How an undated document's numbering was dated (None for dated releases)."""
+        return self._eras.get(document)
+
+    def excerpt_numbers(self, document: str) -> dict[int, str]:
+        """``{section position: number}`` for a document whose numbers were lost."""
+        return excerpt_numbers(self.linked, document)
+
+    # lookups --------------------------------------------------------------------------------
+    def find(self, name: str) -> Keyword | None:
+        """The keyword called `name` in English or German (folded exact match)."""
+        key = compact(name)
+        hits = self._en.get(key) or self._de.get(key)
+        return hits[0] if hits else None
+
+    def current(self, doc_id: str, number: str) -> str | None:
+        """The same rule's number in the newest English CR (subrules keep their letter).
+
+        Keyword rules are followed by title across releases; other rules only map when the
+        document already uses the newest numbering. With no CR ingested, the term table's
+        numbers (generated from the newest CR the project knows) stand in for it.
+        """
+        try:
+            rn = RuleNumber.parse(number)
+        except InvalidRuleNumber:
+            return None
+        newest = self.linked.newest
+        if doc_id == newest:
+            return str(rn)
+        rule = f"{rn.section}.{rn.rule}" if rn.rule is not None else str(rn.section)
+        for k in self.linked.keywords:
+            for ref in k.rules:
+                if ref.document != doc_id:
+                    continue
+                if ref.number == str(rn):  # ability words live at a subrule (207.2c)
+                    return self._newest_number(k)
+                if ref.number == rule:
+                    target = self._newest_number(k)
+                    return None if target is None else target + (rn.letter or "")
+        newest_version = self._versions.get(newest) if newest else None
+        if newest_version is not None and self._versions.get(doc_id) == newest_version:
+            return str(rn)
+        era = self._eras.get(doc_id)
+        return str(rn) if era is not None and era.current else None
+
+    def _newest_number(self, k: Keyword) -> str | None:
+        newest = self.linked.newest
+        if newest is None:
+            return k.number or None
+        return next((r.number for r in k.rules if r.document == newest), None)
+
+    def translate(self, word: str, src: str) -> list[str]:
+        """Names of `word` in the other language, lower-cased, for query expansion.
+
+        ``src="de"``: German word or inflected compound -> English names ("Giftmarken" ->
+        ["poison counter"], "Bündnisfähigkeit" -> ["banding"]); ``src="en"``: English name ->
+        every German form. A compound no table names is split into two known parts.
+        """
+        if src not in ("de", "en"):
+            raise ValueError(f"src must be 'de' or 'en', not {src!r}")
+        hits = self._lookup(word, src)
+        if not hits and src == "de":
+            hits = self._compound(compact(word))
+        out: list[str] = []
+        for k in hits:
+            names = [k.en] if src == "de" else list(k.german_names)
+            out.extend(n.lower() for n in names)
+        return list(dict.fromkeys(out))
+
+    def _lookup(self, word: str, src: str) -> list[Keyword]:
+        table = self._de if src == "de" else self._en
+        key = compact(word)
+        if key in table:
+            return table[key]
+        if len(key) < _MIN_STEMMED:
+            return []
+        return self._stemmed[src].get(stem(key, src), [])
+
+    def _compound(self, key: str) -> list[Keyword]:
+        for i in range(len(key) - 3, 2, -1):
+            head, tail = key[:i], key[i:]
+            tails = self._lookup(tail, "de")
+            if not tails:
+                continue
+            heads = self._lookup(head, "de") or (
+                self._lookup(head[:-1], "de") if head.endswith("s") else []
+            )
+            if heads:
+                return [*heads, *tails]
+        return []
+
+
+def _by_stem(table: dict[str, list[Keyword]], lang: str) -> dict[str, list[Keyword]]:
+    out: dict[str, list[Keyword]] = {}
+    for key, keywords in table.items():
+        bucket = out.setdefault(stem(key, lang), [])
+        bucket.extend(k for k in keywords if k not in bucket)
+    return out
+
+
+@functools.cache
+def _load(path: Path) -> KeywordIndex:
+    return KeywordIndex(Linked.from_dict(json.loads((path / _FILE).read_text(encoding="utf-8"))))
+
+
+def keyword_index(library: Corpus) -> KeywordIndex:
+    """The linked keywords of `library`'s documents, built on first use per fingerprint."""
+    store = library.store
+
+    def build(tmp: Path) -> None:
+        linked = link(store.all(), load_terms())
+        (tmp / _FILE).write_text(json.dumps(linked.to_dict(), ensure_ascii=False), encoding="utf-8")
+
+    path = store.derived(ARTEFACT, build, salt=f"kw{SCHEMA}-{stamp()}")
+    return _load(path)

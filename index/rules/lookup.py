@@ -1,0 +1,465 @@
+"""Rule lookup by number: the rule, its subrules and examples, and where it lives today.
+
+This is the fast path behind ``regelwerk rule``; it must not import whoosh. Parsing every
+stored document on each call would cost more than the whole command is allowed, so the first
+lookup builds a small derived SQLite table (number -> document, text, current number) through
+``Store.derived``; it is rebuilt exactly when a document's sha256 changes, like the search
+index, and later lookups read only the rows they need.
+
+"Current" is the same rule's number in the newest English CR (702.19 in the 2011 rules and in
+the German seed is Banding, which is 702.22 today). Linking (``keyword_index``) knows that;
+`current_numbers` asks it once per build and the table stores the answer.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from regelwerk.index.terms.names import both_names, german_name, glossed, other_name
+from regelwerk.index.terms.table import TermRow
+from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.records import ParsedDocument
+from regelwerk.ingest.model.releases import CR_KINDS, newest_release
+
+if TYPE_CHECKING:
+    from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.store.corpus import Corpus
+
+#: Bump when the table layout changes, so stale derived tables are rebuilt.
+RULES_SALT = "rules3"
+
+
+class UnknownVersion(InputError):
+    """A --version that no ingested document has."""
+
+
+# -- current numbers ----------------------------------------------------------------------
+
+
+def keyword_links(library: Corpus) -> KeywordIndex:
+    """Linking's keyword index (imported here, not at module level: most lookups never build it)."""
+    from regelwerk.index.linking.keyword_index import keyword_index
+
+    return keyword_index(library)
+
+
+def current_numbers(library: Corpus, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
+    """``(document id, number) -> number in the newest English CR`` for every numbered section.
+
+    The newest English CR maps to itself; every other document asks linking.
+    """
+    links = keyword_links(library)
+    newest = newest_release(docs)
+    newest_id = newest.document.id if newest is not None else None
+    out: dict[tuple[str, str], str | None] = {}
+    for parsed in docs:
+        doc = parsed.document
+        for s in parsed.sections:
+            if s.number:
+                out[(doc.id, s.number)] = s.number if doc.id == newest_id else links.current(doc.id, s.number)
+    return out
+
+
+# -- the derived table ----------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE docs (id TEXT PRIMARY KEY, title TEXT, language TEXT, kind TEXT, version TEXT,
+                   rank INTEGER);
+CREATE TABLE sections (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT,
+                       title TEXT, text TEXT, language TEXT, examples TEXT, refs TEXT,
+                       current TEXT);
+CREATE INDEX sections_number ON sections(number);
+CREATE INDEX sections_parent ON sections(doc, parent);
+CREATE INDEX sections_current ON sections(current);
+"""
+
+
+def _doc_ranks(docs: list[ParsedDocument]) -> dict[str, int]:
+    """Higher is preferred: release order as a number (0 for documents that are no release)."""
+    releases = sorted((p.document for p in docs if p.document.is_release), key=lambda d: d.release_key)
+    return {d.id: rank for rank, d in enumerate(releases, 1)}
+
+
+def build_rules_table(library: Corpus, folder: Path) -> None:
+    docs = library.store.all()
+    currents = current_numbers(library, docs)
+    ranks = _doc_ranks(docs)
+    con = sqlite3.connect(folder / "rules.sqlite")
+    try:
+        con.executescript(_SCHEMA)
+        for parsed in docs:
+            d = parsed.document
+            con.execute(
+                "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
+                (d.id, d.title, d.language, d.kind, d.version, ranks.get(d.id, 0)),
+            )
+            con.executemany(
+                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        d.id,
+                        s.position,
+                        s.number,
+                        s.parent,
+                        s.kind,
+                        s.title,
+                        s.text,
+                        s.language,
+                        json.dumps(list(s.examples), ensure_ascii=False),
+                        json.dumps(list(s.references)),
+                        currents.get((d.id, s.number)),
+                    )
+                    for s in parsed.sections
+                    if s.number and _parses(s.number)
+                ],
+            )
+        con.commit()
+    finally:
+        con.close()
+
+
+def _parses(number: str) -> bool:
+    try:
+        RuleNumber.parse(number)
+    except InputError:
+        return False
+    return True
+
+
+def rules_table(library: Corpus) -> sqlite3.Connection:
+    """A read connection to the derived rules table, building it on first use."""
+    from regelwerk.index.terms.shipped import stamp
+
+    folder = library.store.derived(
+        "rules", lambda tmp: build_rules_table(library, tmp), salt=f"{RULES_SALT}-{stamp()}"
+    )
+    con = sqlite3.connect(f"file:{folder / 'rules.sqlite'}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    return con
+
+
+# -- lookup ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """One rule as ``regelwerk rule`` shows it (the ``--json`` contract plus helpful extras)."""
+
+    number: str
+    title: str
+    text: str
+    language: str
+    version: str | None
+    document: str
+    current: str | None
+    subrules: tuple[dict[str, Any], ...] = ()
+    examples: tuple[str, ...] = ()
+    references: tuple[dict[str, Any], ...] = ()
+    notes: tuple[str, ...] = ()
+    elsewhere: tuple[dict[str, Any], ...] = field(default=())
+    #: The title's term in both languages ({"en": "Banding", "de": "Bündnisfähigkeit"}).
+    names: tuple[tuple[str, str | None], ...] = ()
+    #: For English text shown to a German reader: (English term, German name) pairs in it.
+    glosses: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "title": self.title,
+            "text": self.text,
+            "subrules": list(self.subrules),
+            "examples": list(self.examples),
+            "language": self.language,
+            "version": self.version,
+            "document": self.document,
+            "current": self.current,
+            "references": list(self.references),
+            "notes": list(self.notes),
+            "elsewhere": list(self.elsewhere),
+            "names": dict(self.names),
+            "glosses": [{"en": en, "de": de} for en, de in self.glosses],
+        }
+
+
+def lookup(library: Corpus, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
+    """The rule `query` names ("702.22", "rule 702.22 j", "CR 510.1c", "Regel 702.19").
+
+    Default: the newest English version that has it (the German documents only with
+    ``lang="de"`` or when no English one does). Raises InvalidRuleNumber for a malformed
+    number, UnknownVersion for a version nobody has, UnknownRule for a number in no document.
+    """
+    number, notes, by_term = _resolve(query)
+    gloss = False
+    con = rules_table(library)
+    try:
+        docs = {r["id"]: r for r in con.execute("SELECT * FROM docs")}
+        if version is not None and not any(d["version"] == version for d in docs.values()):
+            known = sorted({d["version"] for d in docs.values() if d["version"]}, reverse=True)
+            raise UnknownVersion(
+                f"no ingested document has version {version!r}; versions: {', '.join(known) or 'none'}"
+            )
+        rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (number,))]
+        # a term names today's rule: in an older release it may have another number
+        chosen = None if by_term else _choose(rows, docs, version, lang)
+        if chosen is None and by_term:
+            moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
+            chosen = _choose(moved, docs, version, lang)
+            if chosen is None:
+                raise _unknown(con, number, version, lang)
+            rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (chosen["number"],))]
+        elif chosen is None:
+            moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
+            chosen = _choose(moved, docs, version, lang)
+            if chosen is not None:
+                notes.append(
+                    f"{number} is in no ingested document{_scope(version, lang)}; the same rule is "
+                    f"{chosen['number']} in {_where(docs[chosen['doc']])}."
+                )
+            elif lang == "de":  # never a dead end: the English text, its terms glossed in German
+                chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
+                if chosen is None:
+                    raise _unknown(con, number, version, lang)
+                gloss = True
+                notes.append(
+                    f"{number} has no German text in any ingested document; the English text of "
+                    f"{_where(docs[chosen['doc']])} follows, with the German names of its terms."
+                )
+            else:
+                raise _unknown(con, number, version, lang)
+        return _view(con, chosen, docs, rows, notes, gloss=gloss)
+    finally:
+        con.close()
+
+
+def _resolve(query: str) -> tuple[str, list[str], bool]:
+    """The rule number `query` names, notes about how, and whether a term named it.
+
+    A number ("702.19b", "CR 510.1c") is itself. A keyword or game term in either language
+    ("Trampelschaden", "Bündnis", "Spielfeld") names its rule in the newest CR (the term
+    tables' number); a word with several senses ("counter") takes the first and names the
+    others. Table-only, so this path stays fast.
+    """
+    try:
+        return str(RuleNumber.from_query(query)), [], False
+    except InvalidRuleNumber:
+        from regelwerk.index.terms.aliases import senses
+
+        found = [s for s in senses(query.strip()) if s.row.number and _parses(s.row.number)]
+        if not found:
+            raise InvalidRuleNumber(
+                query, "a rule number such as '702.22' or '702.22j', or a keyword or game term "
+                "('Trampelschaden', 'banding'); try 'regelwerk term' or 'regelwerk search'"
+            ) from None
+    first = found[0]
+    said = query.strip()
+    notes = [f"{said} is {_term_name(first.row, said)}: rule {first.row.number} in the newest rules."]
+    for other in found[1:]:
+        notes.append(f"{said} also means {_term_name(other.row, said)}: regelwerk rule {other.row.number}")
+    return str(RuleNumber.parse(first.row.number)), notes, True
+
+
+def _term_name(row: TermRow, said: str) -> str:
+    """"Trample", or "Counters (Marke)" when the German name is not what the user typed."""
+    shown = row.de and compact(row.de) not in (compact(said), compact(row.en))
+    return f"{row.en} ({row.de})" if shown else row.en
+
+
+def _matches(row: sqlite3.Row, docs: dict[str, sqlite3.Row], version: str | None, lang: str | None) -> bool:
+    if version is not None and docs[row["doc"]]["version"] != version:
+        return False
+    return lang is None or row["language"] == lang
+
+
+def _choose(
+    rows: list[sqlite3.Row], docs: dict[str, sqlite3.Row], version: str | None, lang: str | None
+) -> sqlite3.Row | None:
+    fitting = [r for r in rows if _matches(r, docs, version, lang)]
+    if not fitting:
+        return None
+    return max(fitting, key=lambda r: (r["language"] == "en", docs[r["doc"]]["rank"], -r["position"]))
+
+
+def _where(doc: sqlite3.Row) -> str:
+    if doc["kind"] in CR_KINDS and doc["version"]:
+        return f"the {doc['version']} rules"
+    return f"{doc['id']!r} ({doc['language']})"
+
+
+def _scope(version: str | None, lang: str | None) -> str:
+    parts = [f"version {version}"] if version else []
+    if lang:
+        parts.append(f"language {lang!r}")
+    return f" for {' and '.join(parts)}" if parts else ""
+
+
+def _title(con: sqlite3.Connection, row: sqlite3.Row) -> str:
+    """A rule without a title of its own borrows the nearest titled ancestor's: "702.22j" ->
+    "Banding" (its rule), "510.1c" -> "Combat Damage Step" (its section)."""
+    title, parent = row["title"], row["parent"]
+    while not title and parent:
+        up = con.execute(
+            "SELECT title, parent FROM sections WHERE doc = ? AND number = ? AND language = ?",
+            (row["doc"], parent, row["language"]),
+        ).fetchone()
+        if up is None:
+            break
+        title, parent = up["title"], up["parent"]
+    return str(title or "")
+
+
+def _label(con: sqlite3.Connection, row: sqlite3.Row, width: int = 60) -> str:
+    """A title for a cross-reference: the rule's own or borrowed title, else its first words."""
+    title = _title(con, row)
+    if title and row["kind"] != "subrule":
+        return title
+    text = " ".join(str(row["text"] or "").split())
+    short = text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
+    return f"{title}: {short}" if title else short
+
+
+def _elsewhere_notes(
+    con: sqlite3.Connection,
+    row: sqlite3.Row,
+    docs: dict[str, sqlite3.Row],
+    same_number: list[sqlite3.Row],
+    notes: list[str],
+) -> list[dict[str, Any]]:
+    """The other releases in which the same number means another rule, each also as a note."""
+    number, current = row["number"], row["current"]
+    elsewhere = []
+    for other in same_number:
+        if other["doc"] == row["doc"] or other["language"] != row["language"]:
+            continue
+        moved = other["current"] != current and other["current"] is not None
+        unlinked = other["current"] is None and other["title"] and other["title"] != row["title"]
+        if (moved or unlinked) and docs[other["doc"]]["kind"] in CR_KINDS:
+            elsewhere.append(
+                {
+                    "document": other["doc"],
+                    "version": docs[other["doc"]]["version"],
+                    "title": _title(con, other),
+                    "current": other["current"],
+                }
+            )
+    for e in elsewhere[:3]:
+        today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
+        notes.append(f"{number} in the {e['version'] or e['document']} rules is {e['title']}{today}.")
+    return elsewhere
+
+
+def _references(
+    con: sqlite3.Connection, row: sqlite3.Row, children: list[sqlite3.Row]
+) -> list[dict[str, Any]]:
+    """The rules `row` and its subrules cite, each with its title, outside the rule itself."""
+    number = row["number"]
+    refs: dict[str, None] = {}
+    for r in (row, *children):
+        for ref in json.loads(r["refs"]):
+            if ref != number and not RuleNumber.parse(number).contains(RuleNumber.parse(ref)):
+                refs.setdefault(ref, None)
+    references: list[dict[str, Any]] = []
+    for ref in refs:
+        # the same document first, else the newest release that has it
+        target = con.execute(
+            "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? "
+            "ORDER BY s.doc = ? DESC, s.language = ? DESC, d.rank DESC",
+            (ref, row["doc"], row["language"]),
+        ).fetchone()
+        references.append({"number": ref, "title": _label(con, target) if target else None})
+    return references
+
+
+def _view(
+    con: sqlite3.Connection,
+    row: sqlite3.Row,
+    docs: dict[str, sqlite3.Row],
+    same_number: list[sqlite3.Row],
+    notes: list[str],
+    gloss: bool = False,
+) -> RuleView:
+    doc = docs[row["doc"]]
+    number, current = row["number"], row["current"]
+    title = _title(con, row)
+    children = con.execute(
+        "SELECT * FROM sections WHERE doc = ? AND parent = ? AND language = ? ORDER BY position",
+        (row["doc"], number, row["language"]),
+    ).fetchall()
+    if current and current != number:
+        notes.append(f"{number} in {_where(doc)} is {title or 'this rule'}; today that is {current}.")
+        today = _today(con, number)
+        if today:
+            alt = other_name(title, row["language"]) if title else None
+            named = f"{title} ({alt})" if alt else (title or "this rule")
+            notes.append(f"Today {number} is {today}; {named} is {current}.")
+    elif current is None:
+        notes.append(f"{number} in {_where(doc)}: its number in the newest English rules is not known.")
+    elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
+    references = _references(con, row, children)
+    return RuleView(
+        number=number,
+        title=title,
+        text=row["text"] or "",
+        language=row["language"],
+        version=doc["version"],
+        document=row["doc"],
+        current=current,
+        subrules=tuple(
+            {
+                "number": c["number"],
+                "text": c["text"],
+                "examples": json.loads(c["examples"]),
+                "current": c["current"],
+            }
+            for c in children
+        ),
+        examples=tuple(json.loads(row["examples"])),
+        references=tuple(references),
+        notes=tuple(notes),
+        elsewhere=tuple(elsewhere),
+        names=tuple(both_names(title, row["language"]).items()),
+        glosses=tuple(
+            glossed(" ".join([row["text"] or "", *(c["text"] or "" for c in children)])) if gloss else ()
+        ),
+    )
+
+
+def _today(con: sqlite3.Connection, number: str) -> str:
+    """What `number` means in the newest rules ("Trample (Trampelschaden)"), or ""."""
+    row = con.execute(
+        "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? AND s.current = ? "
+        "ORDER BY s.language = 'en' DESC, d.rank DESC",
+        (number, number),
+    ).fetchone()
+    title = _title(con, row) if row is not None else ""
+    if not title:
+        from regelwerk.index.terms.shipped import load_terms
+
+        title = next((r.en for r in load_terms() if r.number == number), "")
+    if not title:
+        return ""
+    german = german_name(title)
+    return f"{title} ({german})" if german else title
+
+
+def _unknown(con: sqlite3.Connection, number: str, version: str | None, lang: str | None) -> UnknownRule:
+    """UnknownRule naming the nearest numbers that do exist (same section first)."""
+    target = RuleNumber.parse(number)
+    every = sorted(
+        {r[0] for r in con.execute("SELECT DISTINCT number FROM sections")},
+        key=lambda n: RuleNumber.parse(n).sort_key(),
+    )
+    same_kind = [n for n in every if RuleNumber.parse(n).kind == target.kind] or every
+    keys = [RuleNumber.parse(n).sort_key() for n in same_kind]
+    i = bisect.bisect_left(keys, target.sort_key())
+    near = same_kind[max(0, i - 2) : i + 2]
+    same_section = [n for n in near if RuleNumber.parse(n).section == target.section]
+    offer = same_section or near
+    hint = f"; nearest: {', '.join(offer)}" if offer else "; no rules are ingested yet"
+    return UnknownRule(f"rule {number!r} is in no ingested document{_scope(version, lang)}{hint}")

@@ -1,0 +1,316 @@
+"""The named text analyzers of the search index, built as whoosh pipelines in one place.
+
+Index time and query time must analyze a word the same way, so every field of the schema and
+every query builder takes its analyzer from here by name (`ANALYZERS`). Whoosh pickles the
+schema, analyzers included, into the index: the custom filters are plain classes with only
+picklable state (strings, frozensets), never lambdas or closures.
+
+- ``en``: words, lowercase, English stop words (plus question words), Porter stemming.
+- ``de``: words, lowercase, umlaut folding (``regelwerk.ingest.model.fold``: ü = ue = u, ß = ss),
+  splitting of rules-vocabulary compounds ("Kampfschaden" -> kampfschaden, kampf, schaden),
+  German stop words (plus question words), Snowball German stemming. Folding comes first so
+  "Buendnis", "Bündnis" and "Bundnis" meet at one term, and the compound parts are stemmed
+  like free-standing words, so "Schaden" finds "Kampfschaden" and "Marke" finds "Giftmarken".
+- ``name``: lowercase and folding only, for titles and keyword names, where the spelling
+  vocabulary feeds typo correction.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from whoosh.analysis import (
+    Analyzer,
+    Filter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.lang import stopwords_for_language
+
+from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.stemming import stem, stem_de, stem_en
+
+#: Tokens: runs of word characters; an apostrophe inside a word ("creature’s") splits it.
+WORD_PATTERN = r"\w+"
+
+#: Word parts of the German rules vocabulary, folded. A compound is split when it is made of
+#: these (with an optional linking "s"/"n"/"en"/"es"/"e" between parts and an inflection at
+#: the end). Kept short and domain-specific: splitting everyday words would only add noise.
+RULES_PARTS: frozenset[str] = frozenset(
+    fold(w)
+    for w in [
+        "angriff",
+        "angreifer",
+        "anfang",
+        "artefakt",
+        "aura",
+        "ausrustung",
+        "beherrscher",
+        "bibliothek",
+        "block",
+        "blocker",
+        "bonus",
+        "bundnis",
+        "doppel",
+        "effekt",
+        "eigenschaft",
+        "ende",
+        "erst",
+        "exil",
+        "fahigkeit",
+        "farbe",
+        "feld",
+        "flug",
+        "fluch",
+        "friedhof",
+        "gegner",
+        "gift",
+        "hand",
+        "kampf",
+        "karte",
+        "kosten",
+        "kraft",
+        "kreatur",
+        "ladung",
+        "land",
+        "leben",
+        "mana",
+        "marke",
+        "phase",
+        "planeswalker",
+        "punkt",
+        "regel",
+        "reihenfolge",
+        "runde",
+        "schaden",
+        "schlag",
+        "schritt",
+        "schutz",
+        "segment",
+        "spiel",
+        "spieler",
+        "spruch",
+        "stapel",
+        "starke",
+        "stein",
+        "tarnung",
+        "todes",
+        "trampel",
+        "typ",
+        "verteidiger",
+        "verteilung",
+        "verzauberung",
+        "wanderer",
+        "welten",
+        "widerstand",
+        "zauber",
+        "ziel",
+        "zug",
+        "zuweisung",
+        "segment",
+        "beruhrung",
+        "bewegung",
+        "sumpf",
+        "wald",
+        "insel",
+        "berg",
+        "ebene",
+        "basis",
+    ]
+)
+_LINKS = ("", "s", "es", "n", "en", "e")
+_MIN_PART = 3
+
+
+#: Longer tokens are not words (a pasted hash, a run of one letter): they are dropped before
+#: stemming, whose cost grows with the length of a word.
+MAX_WORD = 80
+#: Longer "words" are not split: no German compound in the rules comes near, and splitting
+#: a pasted 320,000-letter token must not cost more than reading it.
+MAX_COMPOUND = 64
+
+
+def split_compound(word: str, parts: frozenset[str] = RULES_PARTS) -> tuple[str, ...]:
+    """The vocabulary parts of a folded compound, or () if it is not made only of them."""
+    if len(word) > MAX_COMPOUND:
+        return ()
+    longest = max((len(p) for p in parts), default=0) + max(len(link) for link in _LINKS)
+    found = _split(word, parts, True, longest, set())
+    return tuple(found) if found and len(found) > 1 else ()
+
+
+def _split(rest: str, parts: frozenset[str], first: bool, longest: int, failed: set[str]) -> list[str] | None:
+    """Greedy longest-first split; a head longer than the longest part (plus link) cannot be
+    one, and a tail that failed once fails again (`failed`), so the work stays small."""
+    if not first and (rest in parts or stem(rest, "de") in _stems(parts)):
+        return [rest]
+    for cut in range(min(len(rest) - _MIN_PART, longest), _MIN_PART - 1, -1):
+        head = rest[:cut]
+        for link in _LINKS:
+            base = head[: len(head) - len(link)] if link else head
+            if link and not head.endswith(link):
+                continue
+            if len(base) >= _MIN_PART and base in parts and rest[cut:] not in failed:
+                tail = _split(rest[cut:], parts, False, longest, failed)
+                if tail:
+                    return [base, *tail]
+                failed.add(rest[cut:])
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _stems(parts: frozenset[str]) -> frozenset[str]:
+    """The German stems of a compound vocabulary: an inflected last part ("...marken") meets
+    its word ("marke")."""
+    return frozenset(stem(p, "de") for p in parts)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _fold_cached(word: str) -> str:
+    return fold(word)
+
+
+class FoldFilter(Filter):  # type: ignore[misc]
+    """Umlaut folding (see `fold`); expects lowercase tokens."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+    def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
+        for t in tokens:
+            if len(t.text) <= MAX_WORD:  # longer ones are dropped by the stop filter anyway
+                t.text = _fold_cached(t.text)
+            yield t
+
+
+class CompoundFilter(Filter):  # type: ignore[misc]
+    """Keeps each token and adds its rules-vocabulary parts at the same position."""
+
+    def __init__(self, parts: frozenset[str] = RULES_PARTS) -> None:
+        self.parts = frozenset(parts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CompoundFilter) and other.parts == self.parts
+
+    def __hash__(self) -> int:
+        return hash(self.parts)
+
+    def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
+        memo: dict[str, tuple[str, ...]] = {}
+        for t in tokens:
+            word = t.text  # read before yielding: later filters rewrite the shared token
+            yield t
+            found = memo.get(word)
+            if found is None:
+                found = memo[word] = split_compound(word, self.parts)
+            for part in found:
+                t.text = part
+                yield t
+
+
+_EN_EXTRA_STOP = [
+    "what",
+    "who",
+    "whom",
+    "how",
+    "does",
+    "do",
+    "did",
+    "which",
+    "where",
+    "why",
+    "happens",
+    "happen",
+    "there",
+    "its",
+    "their",
+    "they",
+    "he",
+    "she",
+    "has",
+    "had",
+    "i",
+    "me",
+    "my",
+    "much",
+    "many",
+    "whether",
+]
+_DE_EXTRA_STOP = [
+    "wer",
+    "was",
+    "wann",
+    "wo",
+    "wie",
+    "warum",
+    "welche",
+    "welcher",
+    "welches",
+    "weshalb",
+    "passiert",
+    "geschieht",
+    "kann",
+    "konnen",
+    "muss",
+    "mussen",
+    "darf",
+    "man",
+    "mein",
+    "dein",
+    "sein",
+    "ihr",
+    "gibt",
+]
+
+EN_STOP: frozenset[str] = frozenset(StopFilter().stops) | frozenset(_EN_EXTRA_STOP)
+DE_STOP: frozenset[str] = frozenset(fold(w) for w in stopwords_for_language("de")) | frozenset(_DE_EXTRA_STOP)
+
+
+def english() -> Analyzer:
+    return (
+        RegexTokenizer(WORD_PATTERN)
+        | LowercaseFilter()
+        | StopFilter(stoplist=EN_STOP, minsize=1, maxsize=MAX_WORD)
+        | StemFilter(stemfn=stem_en)
+    )
+
+
+def german() -> Analyzer:
+    return (
+        RegexTokenizer(WORD_PATTERN)
+        | LowercaseFilter()
+        | FoldFilter()
+        | CompoundFilter()
+        | StopFilter(stoplist=DE_STOP, minsize=1, maxsize=MAX_WORD)
+        | StemFilter(stemfn=stem_de)
+    )
+
+
+def name() -> Analyzer:
+    return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | FoldFilter()
+
+
+#: Analyzer factories by language/purpose; the schema and the query builder both use these.
+ANALYZERS = {"en": english, "de": german, "name": name}
+
+_CACHE: dict[str, Analyzer] = {}
+
+
+def analyzer(key: str) -> Analyzer:
+    """A shared instance of the named analyzer (query-time use; the schema makes its own)."""
+    found = _CACHE.get(key)
+    if found is None:
+        found = _CACHE[key] = ANALYZERS[key]()
+    return found
+
+
+def terms(key: str, text: str) -> list[str]:
+    """The index terms the named analyzer makes of `text`, in order (duplicates kept)."""
+    return [t.text for t in analyzer(key)(text)]

@@ -1,0 +1,265 @@
+"""Re-ranking: what a hit's own words say about how well it answers the query.
+
+whoosh scores a hit by the query terms it matches, one term at a time; whether the hit covers
+the whole question, holds a name in its order, names something else through a shared stem,
+or only points at the rule that answers are things its stored fields show. These are pure
+functions over those fields (a dict) and scores: the engine hands in what only the index
+knows (which terms a language knows, their idf) and its cached analyzer, ``analyze(lang,
+word)`` -> the word's index terms.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.numbers import RuleNumber, find_references
+from regelwerk.ingest.model.releases import release_date
+
+Fields = dict[str, Any]
+Ranked = list[tuple[Fields, float]]
+Analyze = Callable[[str, str], frozenset[str]]
+
+#: The factor for a hit whose title meets the query only through a derived word
+#: ("Poisonous" for "poison counter"; see `derived_factor`).
+DERIVED = 0.6
+#: Endings that inflect a word rather than derive another ("starting" is "start").
+_INFLECTIONS = ("", "s", "es", "d", "ed", "ing")
+#: The factor for a conditional rule when the query asks what happens (see `consequence_factor`).
+CONSEQUENCE = 1.5
+#: Coordination: a hit's score is multiplied by (1 + COORDINATION * share²), share being the
+#: idf-weighted part of the query's terms its title and text contain, so for questions the
+#: rule that answers most of the question beats a short glossary entry that repeats one word.
+COORDINATION = 3.0
+#: A hit whose title holds the English query words in the query's order scores (1 + PHRASE)
+#: times more (in its text: a quarter of that, as the field boosts weigh them), so "poison
+#: counter" prefers "Poison Counter" to "Poisonous"; only for short queries, where the order
+#: is a name's, not a sentence's. Checked on the re-ranked hits' stored fields, as whoosh
+#: phrase queries cost more time than they tell. Translated names get no phrase: that lifts
+#: the English hits of a German question over its German ones.
+PHRASE = 1.0
+PHRASE_WORDS = 3
+#: A query of at least this many words, or this many terms one language knows, is a question
+#: ("when can a player concede"): it wants the rule that answers it, so a glossary entry or a
+#: rule restating another ranks just below the best hit among the rules it cites.
+QUESTION_TERMS = 3
+#: A rule citing another found rule goes behind it only if the cited rule scores at least this
+#: share of its own score: then it restates the cited rule ("... loses the game as a
+#: state-based action. See rule 704."); a rule far ahead of the rule it mentions in passing
+#: ("(See rule 509, ...)") is the better answer itself.
+RESTATED = 0.6
+
+_WORD = re.compile(r"\w+")
+#: "What happens if ...", "was passiert mit ...": the user wants the rule that says what
+#: follows from a situation, and those rules are written "If <situation>, <consequence>."
+_CONSEQUENCE_QUESTION = re.compile(
+    r"\b(?:what\s+happens|what\s+happened|was\s+passiert|was\s+geschieht)\b", re.IGNORECASE
+)
+_CONSEQUENCE_RULE = re.compile(r"^\s*(?:if|wenn|falls)\b", re.IGNORECASE)
+
+
+def coordinate(
+    found: Ranked,
+    known: dict[str, set[str]],
+    weight: dict[str, dict[str, float]],
+    analyze: Analyze,
+) -> Ranked:
+    """Each hit's score times (1 + COORDINATION * share²) of the `known` terms it covers.
+
+    Coverage counts only terms the hit's language knows (a German word run through the
+    English analyzer is noise), weighs each by its idf (`weight`: covering "cleanup" says more
+    than covering "hand") and is squared, so covering nearly all of a question beats covering
+    its common half.
+    """
+    total = {lang: sum(w.values()) for lang, w in weight.items()}
+    out = []
+    for f, sc in found:
+        lang = "de" if f.get("language") == "de" else "en"
+        if not total[lang]:
+            out.append((f, sc))
+            continue
+        words = _WORD.findall(f"{f.get('title') or ''} {f.get('text') or ''}")
+        have: set[str] = set()
+        for w in words:
+            have |= analyze(lang, w)
+        share = sum(weight[lang][t] for t in have & known[lang]) / total[lang]
+        out.append((f, sc * (1 + COORDINATION * share * share)))
+    return out
+
+
+def phrase_factor(f: Fields, phrase: list[str], analyze: Analyze, boosts: Mapping[str, float]) -> float:
+    """The PHRASE factor of an English hit: its title, else its text, holds `phrase`.
+
+    `boosts` are the query's field boosts: the text's factor is scaled down as its words are.
+    """
+    if f.get("language") == "de":
+        return 1.0
+    n = len(phrase)
+    for field in ("title", "text"):
+        words = _WORD.findall(str(f.get(field) or ""))
+        seq = [t for w in words for t in sorted(analyze("en", w))]
+        if any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1)):
+            return 1 + PHRASE * boosts[field] / boosts["title"]
+    return 1.0
+
+
+def derived_factor(f: Fields, wanted: set[str], said: set[str], analyze: Analyze) -> float:
+    """DERIVED if an English hit's title meets the query only through a derived word.
+
+    The stemmer makes "Poisonous" = "poison", so every rule of the keyword Poisonous
+    (title and context) matches "poison counter" as strongly as the rules about poison
+    counters do. A title word that shares a query term's stem but is not a word the query
+    said (nor its plural) names something else.
+    """
+    if f.get("language") == "de" or not wanted:
+        return 1.0
+    for w in _WORD.findall(str(f.get("title") or "").lower()):
+        if not analyze("en", w) & wanted:
+            continue
+        w = fold(w)
+        if any(w == s + end for s in said for end in _INFLECTIONS):
+            return 1.0
+        return DERIVED
+    return 1.0
+
+
+def names_query(wanted: dict[str, set[str]], analyze: Analyze) -> Callable[[Fields], bool]:
+    """A test: does a glossary entry's term name everything the query asks for?"""
+
+    def names(f: Fields) -> bool:
+        lang = "de" if f.get("language") == "de" else "en"
+        have: set[str] = set()
+        for w in _WORD.findall(str(f.get("title") or "")):
+            have |= analyze(lang, w)
+        return bool(wanted[lang]) and wanted[lang] <= have
+
+    return names
+
+
+def behind_cited_rules(found: Ranked, names_whole_query: Callable[[Fields], bool]) -> Ranked:
+    """Move each hit that refers elsewhere just behind the best-scoring found rule it cites.
+
+    A glossary entry is a definition pointing at rules ("See rule 702.70"), and a rule that
+    restates another's outcome points at it too ("... loses the game as a state-based action.
+    See rule 704."); for a question the cited rule is the answer and the citing hit a pointer
+    to it, so both stay but the cited rule goes first. Hits citing no found rule, rules
+    scoring far above the rule they cite (see RESTATED), and glossary entries whose term is
+    the whole query ("combat damage step") keep their score. Deferring is decided on the
+    scores before any hit moves, so one move never sets off another.
+    """
+    rules: dict[str, list[tuple[RuleNumber, float]]] = {}
+    for f, sc in found:
+        rn = own_number(f)
+        if rn is not None:
+            rules.setdefault(str(f.get("document")), []).append((rn, sc))
+    out = []
+    for f, sc in found:
+        glossary = f.get("kind") == "glossary"
+        if not (glossary and names_whole_query(f)):
+            cited = citations(str(f.get("text") or ""), None if glossary else f.get("number"))
+            same_doc = rules.get(str(f.get("document")), [])
+            best = max((rs for rn, rs in same_doc if any(c.contains(rn) for c in cited)), default=None)
+            if best is not None and best <= sc and (glossary or best >= RESTATED * sc):
+                sc = best * 0.99
+        out.append((f, sc))
+    return out
+
+
+def own_number(f: Fields) -> RuleNumber | None:
+    """A rule hit's number, else None (glossary entries, unnumbered sections)."""
+    if f.get("kind") == "glossary" or not f.get("number"):
+        return None
+    return _parsed_number(str(f.get("number")))
+
+
+@functools.lru_cache(maxsize=8192)
+def _parsed_number(number: str) -> RuleNumber | None:
+    try:
+        return RuleNumber.parse(number)
+    except InputError:
+        return None
+
+
+@functools.lru_cache(maxsize=8192)
+def citations(text: str, number: str | None) -> tuple[RuleNumber, ...]:
+    """The rules `text` cites, leaving out its own rule's ancestors and subrules (`number`).
+
+    Cached: the same hits come back query after query, and parsing their references on every
+    question would cost more than the rest of the re-ranking.
+    """
+    own = _parsed_number(number) if number else None
+    out = []
+    for ref in find_references(text):
+        rn = _parsed_number(ref)
+        if rn is not None and (own is None or not (rn.contains(own) or own.contains(rn))):
+            out.append(rn)
+    return tuple(out)
+
+
+def asks_consequence(query: str) -> bool:
+    """Does `query` ask what follows from a situation ("what happens if ...")?"""
+    return bool(_CONSEQUENCE_QUESTION.search(query))
+
+
+def consequence_factor(f: Fields) -> float:
+    """CONSEQUENCE for a rule written as "If <situation>, <consequence>", else 1."""
+    if f.get("kind") == "glossary" or not f.get("number"):
+        return 1.0
+    return CONSEQUENCE if _CONSEQUENCE_RULE.match(str(f.get("text") or "")) else 1.0
+
+
+def version_rank(version: str | None, language: str | None) -> int:
+    """Newest dated release first; English before German at equal dates (the default view)."""
+    return release_date(version) * 2 + (language == "en")
+
+
+#: What a hit's text says when it answers a question of each intent (see `question.INTENTS`):
+#: "wann"/"when" is answered by a rule of timing words, "darf"/"may" by one saying what a
+#: player may or can't do, "wie viele"/"how many" by a number.
+INTENT_CUES: dict[str, frozenset[str]] = {
+    "time": frozenset({"any", "time", "during", "until", "whenever", "priority", "before", "after", "only"}),
+    "may": frozenset({"may", "can", "can’t", "can't", "cannot", "only"}),
+    "must": frozenset({"must", "required", "requirement", "requirements", "can’t", "can't"}),
+    "who": frozenset({"player", "controller", "owner", "chooses", "who"}),
+    "count": frozenset({"one", "two", "three", "four", "five", "six", "seven", "ten", "number", "twenty"}),
+}
+#: The factor for a hit whose text holds a cue of the question's intent.
+INTENT = 1.2
+_CUE_WORD = re.compile(r"[\w’']+")
+
+
+def intent_factor(f: Fields, intents: tuple[str, ...]) -> float:
+    """INTENT if an English rule hit's text speaks to one of the question's `intents`."""
+    if f.get("language") == "de" or f.get("kind") == "glossary":
+        return 1.0
+    cues = [INTENT_CUES[i] for i in intents if i in INTENT_CUES]
+    if not cues:
+        return 1.0
+    words = set(_CUE_WORD.findall(str(f.get("text") or "").lower()))
+    if any(c & words for c in cues) or ("count" in intents and any(w.isdigit() for w in words)):
+        return INTENT
+    return 1.0
+
+
+def interleave_language(found: Ranked, lang: str, share: float) -> Ranked:
+    """Lift the `lang` hits so the best of them scores at least `share` of the best other hit.
+
+    Scores of different languages are not comparable (a German sentence reaches English
+    text through many translated terms, German text through its few own words); scaling
+    keeps each language's order and puts the asker's own language right beside the best
+    answer instead of below forty English ones.
+    """
+    mine = [sc for f, sc in found if f.get("language") == lang]
+    other = [sc for f, sc in found if f.get("language") != lang]
+    if not mine or not other or max(mine) <= 0:
+        return found
+    factor = share * max(other) / max(mine)
+    if factor <= 1.0:
+        return found  # already there: never pushed down
+    out = [(f, sc * factor if f.get("language") == lang else sc) for f, sc in found]
+    out.sort(key=lambda x: -x[1])
+    return out

@@ -1,0 +1,134 @@
+"""The corpus: the stored documents plus the shipped seeds, what every index part reads.
+
+Callers outside ``index`` use the facade (``regelwerk.index.facade.Library``), which opens one.
+Opening a corpus makes sure the embedded seed documents are ingested (first use, or a newer
+package with changed seeds), so ``regelwerk docs`` lists them right after install.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from regelwerk.index.store.disk import Store
+from regelwerk.index.store.home import home_dir
+from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.ids import sha256
+from regelwerk.ingest.model.records import ParsedDocument
+from regelwerk.ingest.model.releases import release_key
+
+
+@dataclass
+class IngestReport:
+    """What one ``ingest`` call did: documents written, skipped as unchanged, and failures."""
+
+    documents: list[ParsedDocument] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)  # ids whose bytes were already stored
+    errors: list[IngestError] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # directory entries not read, and why
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "documents": [p.summary() for p in self.documents],
+            "unchanged": self.unchanged,
+            "errors": [str(e) for e in self.errors],
+            "skipped": self.skipped,
+        }
+
+
+def seed_files() -> list[tuple[str, bytes]]:
+    """(name, bytes) of the seed documents shipped in regelwerk.data/seeds."""
+    folder = resources.files("regelwerk.data") / "seeds"
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".txt"):
+            out.append((entry.name, entry.read_bytes()))
+    return out
+
+
+class Corpus:
+    """The document store under ``home``, with the seeds ingested on first use."""
+
+    def __init__(self, home: Path | None = None, *, seed: bool = True) -> None:
+        self.home = home or home_dir()
+        self.store = Store(self.home)
+        if seed:
+            self.ensure_seeds()
+
+    def ensure_seeds(self) -> None:
+        """Ingest the shipped seeds if they are missing or changed since the last run."""
+        seeds = seed_files()
+        stamp = sha256(b"".join(name.encode() + b"\0" + data for name, data in seeds))
+        if self.store.meta("seeds") == stamp:
+            return
+        from regelwerk.ingest import parse_bytes
+
+        with self.store.writing():
+            if self.store.meta("seeds") == stamp:
+                return
+            for name, data in seeds:
+                parsed = parse_bytes(data, f"seeds/{name}")
+                if self.store.sha256_of(parsed.document.id) != parsed.document.sha256:
+                    self.store.put(parsed, origin="seed")
+            self.store.set_meta("seeds", stamp)
+
+    def ingest(
+        self,
+        paths: Iterable[str | Path],
+        fmt: str | None = None,
+        progress: Callable[[Path], None] | None = None,
+        *,
+        strict: bool = False,
+        follow_symlinks: bool = False,
+    ) -> IngestReport:
+        """Parse and store each file; a bad file is reported and the rest go on.
+
+        Nothing is written for a file until it has parsed completely, so a failure leaves every
+        earlier document (and the index built from them) intact. Parsing is lenient: lines it
+        cannot place become IngestIssues on the document; `strict` turns any issue into a
+        failure of that file instead. Directories are walked without following symbolic links
+        unless `follow_symlinks`; what was skipped is listed in the report.
+        """
+        from regelwerk.ingest import display_path, expand_paths, parse_bytes, read_document
+
+        report = IngestReport()
+        files = expand_paths(paths, follow_symlinks=follow_symlinks, skipped=report.skipped)
+        with self.store.writing():
+            for path in files:
+                if progress is not None:
+                    progress(path)
+                source = display_path(path)
+                try:
+                    data = read_document(path)
+                    known = self.store.has_sha256(sha256(data))
+                    parsed = self.store.get(known) if known else parse_bytes(data, source, fmt)
+                    if strict and parsed.issues:
+                        n = len(parsed.issues)
+                        raise IngestError(
+                            source, f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}"
+                        )
+                    if known is not None:
+                        report.unchanged.append(known)
+                        report.documents.append(parsed)
+                        continue
+                    self.store.put(parsed)
+                except IngestError as exc:
+                    report.errors.append(exc)
+                    continue
+                except Exception as exc:  # a parser bug must not cost the user the other files
+                    report.errors.append(
+                        IngestError(source, f"could not be ingested ({type(exc).__name__}: {exc})")
+                    )
+                    continue
+                report.documents.append(parsed)
+        return report
+
+    def documents(self) -> list[dict[str, Any]]:
+        """Summaries of every stored document, newest CR releases first."""
+        docs = self.store.summaries()
+        docs.sort(key=lambda d: d["id"])
+        docs.sort(key=lambda d: release_key(d["kind"], d["version"]), reverse=True)
+        return docs

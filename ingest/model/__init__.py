@@ -1,0 +1,89 @@
+"""What every layer shares: the records ingest produces and the vocabulary to talk about them.
+
+``ingest`` is the lowest layer and its records are everyone's input, so the shared model lives
+here and ``index``, ``engine`` and ``cli`` import it from this package (never from an ingest
+format module):
+
+- ``records``: the frozen dataclasses (Document, Section, GlossaryEntry, Card, KeywordMention,
+  IngestIssue, ParsedDocument; OracleCard, Printing, CardSet for MTGJSON card files) with their
+  JSON round trip;
+- ``errors``: the error hierarchy under ``RegelwerkError`` (bad input is a ``ValueError``);
+- ``numbers``: rule numbers (``RuleNumber``), their order and references in text;
+- ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
+- ``format``: the ``Format`` enum of document kinds and the ``Compression`` containers;
+- ``ids``: content hashes and slugs for ids;
+- ``stemming``: the one stemmer, ``stem(word, lang)`` on Snowball;
+- ``releases``: release order (which CR release is newest) and the one list of CR kinds.
+"""
+
+from __future__ import annotations
+
+from regelwerk.ingest.model.errors import (
+    IngestError,
+    InputError,
+    InvalidQuery,
+    InvalidRuleNumber,
+    RegelwerkError,
+    UnknownCard,
+    UnknownFormat,
+    UnknownKeyword,
+    UnknownRule,
+)
+from regelwerk.ingest.model.fold import compact, fold
+from regelwerk.ingest.model.format import Compression, Format
+from regelwerk.ingest.model.ids import sha256, slug
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references, lineage
+from regelwerk.ingest.model.records import (
+    Card,
+    CardSet,
+    Document,
+    GlossaryEntry,
+    IngestIssue,
+    KeywordMention,
+    OracleCard,
+    ParsedDocument,
+    Printing,
+    Record,
+    Section,
+)
+from regelwerk.ingest.model.releases import CR_KINDS, newest_release, release_date, release_key
+from regelwerk.ingest.model.stemming import mentions, stem
+
+__all__ = [
+    "CR_KINDS",
+    "SUBRULE_LETTERS",
+    "Card",
+    "CardSet",
+    "Compression",
+    "Document",
+    "Format",
+    "GlossaryEntry",
+    "IngestError",
+    "IngestIssue",
+    "InputError",
+    "InvalidQuery",
+    "InvalidRuleNumber",
+    "KeywordMention",
+    "OracleCard",
+    "ParsedDocument",
+    "Printing",
+    "Record",
+    "RegelwerkError",
+    "RuleNumber",
+    "Section",
+    "UnknownCard",
+    "UnknownFormat",
+    "UnknownKeyword",
+    "UnknownRule",
+    "compact",
+    "find_references",
+    "fold",
+    "lineage",
+    "mentions",
+    "newest_release",
+    "release_date",
+    "release_key",
+    "sha256",
+    "slug",
+    "stem",
+]
