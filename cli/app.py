@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from regelwerk.cli.options import JsonOption
+from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import Commands, emit
 
 if TYPE_CHECKING:
@@ -24,10 +24,30 @@ app = typer.Typer(
     cls=Commands,
     help="Bilingual (German/English) Magic: The Gathering rules reference.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"regelwerk {version('regelwerk')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def regelwerk(
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+    lang: LangOption = None,
+) -> None:
+    """Bilingual (German/English) Magic: The Gathering rules reference."""
+    # --lang here only has to be accepted: the interface language (labels, messages, help) is
+    # read from the whole command line before any command runs (cli.i18n.detect).
 
 
 @app.command()
@@ -64,7 +84,10 @@ def docs(json_mode: JsonOption = False) -> None:
         from regelwerk.cli.tables import documents_table
 
         con.print(documents_table(data["documents"]))
-        con.print(f"store: {data['home']} (set REGELWERK_HOME to use another)", markup=False, soft_wrap=True)
+        from regelwerk.cli.i18n import _
+
+        line = _("store: {home} (set REGELWERK_HOME to use another)").format(home=data["home"])
+        con.print(line, markup=False, soft_wrap=True)
 
     emit(data, json_mode, render)
 

@@ -116,7 +116,8 @@ def localize(command: Any, lang: str | None = None) -> Any:
             text = getattr(cmd, attr, None)
             if isinstance(text, str) and text:
                 setattr(cmd, attr, _lookup(t, text))
-        for param in getattr(cmd, "params", ()):
+        help_option = _help_option(cmd)
+        for param in (*getattr(cmd, "params", ()), *([help_option] if help_option else [])):
             text = getattr(param, "help", None)
             if isinstance(text, str) and text:
                 param.help = _lookup(t, text)
@@ -125,6 +126,18 @@ def localize(command: Any, lang: str | None = None) -> Any:
 
     walk(command)
     return command
+
+
+def _help_option(cmd: Any) -> Any:
+    """The command's ``--help`` option, which click makes (and caches) on first use with an
+    English help text of its own; made here so that its text is translated too."""
+    from types import SimpleNamespace
+
+    getter = getattr(cmd, "get_help_option", None)
+    if getter is None:
+        return None
+    names = getattr(cmd, "context_settings", {}).get("help_option_names", ["--help"])
+    return getter(SimpleNamespace(help_option_names=names))
 
 
 def _lookup(t: gettext.NullTranslations, text: str) -> str:
@@ -136,14 +149,28 @@ def _lookup(t: gettext.NullTranslations, text: str) -> str:
     return text if translated == clean else translated
 
 
-def install_for_click(lang: str | None = None) -> None:
-    """Let click/typer's own words ("Options", "Commands", "required") follow the language.
+def install_for_typer(lang: str | None = None) -> None:
+    """Let typer's own words ("Options", "Commands", "required") follow the language.
 
-    They call the stdlib's module-level ``gettext.gettext``, which reads the global text domain
-    and the ``LANGUAGE`` variable; our catalog carries German for them.
+    typer looks them up with the stdlib's module-level ``gettext`` (``typer.core._``), which
+    reads the process locale; pointing that name at our catalog makes them follow ``--lang``
+    without touching the environment. Our catalog carries German for them (tools/i18n.py).
     """
-    lang = lang or current()
-    with resources.as_file(resources.files("regelwerk.cli") / "locale") as localedir:
-        gettext.bindtextdomain(DOMAIN, str(localedir))
-    gettext.textdomain(DOMAIN)
-    os.environ["LANGUAGE"] = lang
+    import typer.core
+
+    typer.core._ = catalog(lang or current()).gettext  # type: ignore[attr-defined]
+
+
+def message(data: Any) -> str:
+    """A ``Message.to_dict()`` (``{"id": template, "args": {...}}``) in the interface language;
+    arguments that are messages themselves are translated too."""
+    args = {k: message(v) if isinstance(v, dict) else str(v) for k, v in data.get("args", {}).items()}
+    return _(str(data["id"])).format(**args)
+
+
+def messages_or_notes(data: dict[str, Any]) -> list[str]:
+    """The notes of a facade payload in the interface language (its ``messages`` if it has them)."""
+    found = data.get("messages")
+    if found and len(found) == len(data.get("notes", ())):
+        return [message(m) for m in found]
+    return [str(n) for n in data.get("notes", ())]

@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from regelwerk.cli.i18n import _
 from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
@@ -50,11 +51,13 @@ def run_ingest(
     def render(con: Any) -> None:
         from regelwerk.cli.tables import documents_table
 
-        con.print(documents_table(data["documents"], title="Ingested"))
+        con.print(documents_table(data["documents"], title=_("Ingested")))
         for doc_id in data["unchanged"]:
-            con.print(f"{doc_id}: unchanged (same sha256), nothing to do", markup=False)
+            con.print(_("{document}: unchanged (same sha256), nothing to do").format(document=doc_id),
+                      markup=False)
         for skip in data["skipped"]:
-            con.print(f"note: {skip}", markup=False, highlight=False, soft_wrap=True)
+            con.print(_("note: {message}").format(message=skip), markup=False, highlight=False,
+                      soft_wrap=True)
         for summary in data["documents"]:
             issues = summary["issues"]
             for issue in issues[:SHOWN_ISSUES]:

@@ -70,7 +70,43 @@ class Library:
         """``{"rule": ...}``: the rule `query` names, with subrules, examples and references."""
         from regelwerk.index.rules.lookup import lookup
 
+        if lang == "both":
+            return self._rule_both(query, version)
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
+
+    def _rule_both(self, query: str, version: str | None) -> dict[str, Any]:
+        """``{"rule": English, "translation": German or None}``: the same rule in both languages.
+
+        The German side is the rule that is the English one's number *today* (the German seed's
+        702.19 for today's 702.22), so the two texts are one rule even across renumbering.
+        """
+        from regelwerk.index.rules.lookup import lookup
+        from regelwerk.ingest.model.errors import UnknownRule
+
+        en = lookup(self.corpus, query, version=version, lang="en")
+        translation = None
+        try:
+            de = lookup(self.corpus, en.current or en.number, lang="de", today=True)
+        except UnknownRule:
+            de = None
+        if de is not None and de.language == "de":
+            translation = de.to_dict()
+        return {"rule": en.to_dict(), "translation": translation}
+
+    def terms(self, kind: str | None = None) -> dict[str, Any]:
+        """``{"terms": [...]}``: every keyword and game term of the term tables in both
+        languages (``kind``: keyword_action, keyword_ability, ability_word or core)."""
+        from regelwerk.index.terms.shipped import load_terms
+        from regelwerk.index.terms.table import KINDS
+
+        if kind is not None and kind not in KINDS:
+            raise InputError(f"kind {kind!r} is not a term kind; expected one of {', '.join(KINDS)}")
+        rows = [r for r in load_terms() if kind is None or r.kind == kind]
+        return {"terms": [
+            {"en": r.en, "de": r.de or None, "kind": r.kind, "number": r.number or None,
+             "de_variants": list(r.de_variants), "de_old": list(r.de_old), "source": r.source or None}
+            for r in rows
+        ]}
 
     def search(
         self,
@@ -292,7 +328,7 @@ class LibraryRuleBook:
     def __init__(self, library: Library | None = None) -> None:
         self._library = library
         self._cache: dict[tuple[str, str], str | None] = {}
-        self._terms: dict[str, tuple[str, str]] | None = None
+        self._terms: dict[str, list[tuple[str, str]]] | None = None
 
     def title(self, number: str, lang: str) -> str | None:
         key = (number, lang)
@@ -304,7 +340,9 @@ class LibraryRuleBook:
     def _from_terms(self, number: str, lang: str) -> str | None:
         """The term tables name every keyword and the turn-structure sections by current
         number, in both languages: titles even before any CR is ingested, German ones in
-        German traces."""
+        German traces. Where several terms share a number (104: Lose the Game, Win the Game,
+        Concede), only the one that is the CR's own title of that number is a title; if none
+        is, the CR's English title stands ("104.2a Ending the Game", not "das Spiel verlieren")."""
         from regelwerk.index.terms.shipped import load_terms
 
         if self._terms is None:
@@ -312,11 +350,26 @@ class LibraryRuleBook:
             for row in load_terms():  # file order: a section's own title comes first
                 # Ability words are examples listed in 207.2c, not its title ("Adamant").
                 if row.number and row.kind != "ability_word":
-                    self._terms.setdefault(row.number, (row.en, row.de))
+                    self._terms.setdefault(row.number, []).append((row.en, row.de))
         for n in lineage(number):
-            names = self._terms.get(n)
-            if names is not None:
+            rows = self._terms.get(n)
+            if rows:
+                names = rows[0] if len(rows) == 1 else self._titled(n, rows)
+                if names is None:
+                    return None
                 return names[1] if lang == "de" else names[0]
+        return None
+
+    def _titled(self, number: str, rows: list[tuple[str, str]]) -> tuple[str, str] | None:
+        """Of several terms with one number, the one that is the number's title: the CR's title
+        when a CR is ingested; otherwise the first row if it reads as a heading (a step or phase,
+        or a rule below a section), never a glossary outcome such as "Lose the Game"."""
+        title = self._find(number, "en")
+        if title:
+            return next((r for r in rows if r[0].casefold() == title.casefold()), None)
+        first = rows[0]
+        if "." in number or first[0].endswith((" Step", " Phase")):
+            return first
         return None
 
     def _find(self, number: str, lang: str) -> str | None:

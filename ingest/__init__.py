@@ -208,6 +208,12 @@ def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocum
     return parse_bytes(read_document(path), display_path(path), fmt)
 
 
+#: Why a directory ingest passes over a file of another kind (a .pdf, a .md next to the rules).
+_NOT_A_DOCUMENT = (
+    "not a rules document or card file ({suffix}; expected .txt, .htm, .html or MTGJSON), skipped"
+)
+
+
 def expand_paths(
     paths: Iterable[str | Path], *, follow_symlinks: bool = False, skipped: list[str] | None = None
 ) -> list[Path]:
@@ -227,6 +233,8 @@ def expand_paths(
         found: list[Path] = []
         for f in p.rglob("*"):
             if f.suffix.lower() not in DOCUMENT_SUFFIXES | CARD_SUFFIXES:
+                if skipped is not None and f.is_file() and not f.is_symlink():
+                    skipped.append(f"{f}: {_NOT_A_DOCUMENT.format(suffix=f.suffix or 'no suffix')}")
                 continue
             if f.is_symlink() and not follow_symlinks:
                 if skipped is not None:
@@ -234,6 +242,8 @@ def expand_paths(
             elif f.is_file():
                 if _wanted(f):
                     found.append(f)
+                elif skipped is not None:
+                    skipped.append(f"{f}: a {f.suffix} file that is not MTGJSON card data, skipped")
             elif skipped is not None and not f.is_dir():
                 skipped.append(f"{f}: not a regular file, skipped")
         out.extend(sorted(found))
