@@ -86,6 +86,20 @@ class Library:
                     eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
         return {"query": query.strip(), "matches": matches, "eras": eras}
 
+    def history(self, query: str, full: bool = False) -> dict[str, Any]:
+        """``{"query", "lineage", "runs"}``: one rule (number, or keyword in English or German)
+        through every ingested CR release, with a word diff at each change."""
+        from regelwerk.index.rules.changes import history
+
+        return history(self.corpus, query, full=full)
+
+    def diff(self, old: str, new: str, section: str | None = None) -> dict[str, Any]:
+        """``{"from", "to", "counts", "changes"}``: added, removed, renumbered and changed rules
+        and glossary entries between two releases (dates, ``latest`` or document ids)."""
+        from regelwerk.index.rules.changes import diff
+
+        return diff(self.corpus, old, new, section=section)
+
     def docs(self) -> dict[str, Any]:
         """``{"documents", "home"}``: every stored document, newest CR releases first."""
         return {"documents": self.corpus.documents(), "home": str(self.home)}

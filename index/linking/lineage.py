@@ -21,7 +21,8 @@ The matching, in order; each pass sees only what earlier passes left:
    the raw text differs);
 2. the same comparable text under another number (unique on both sides, or disambiguated by
    the parent: subrules follow their rule);
-3. same number and similar text (rapidfuzz ratio >= `SAME_NUMBER_SIMILARITY`);
+3. same number and similar text (rapidfuzz ratio >= `SAME_NUMBER_SIMILARITY`, or one text
+   containing the other: a rule that split off or took in a subrule keeps its number);
 4. another number and similar text (>= `MOVED_SIMILARITY`), greedily best first, preferring
    the successor of the parent;
 5. a leftover newer rule whose text is contained in a matched older rule's text is split from
@@ -138,6 +139,11 @@ class _Matcher:
                     break
                 if not exact:
                     score = fuzz.ratio(o.key, n.key)
+                    shorter = min(len(o.key), len(n.key))
+                    # a rule that grew or shrank (split off a subrule, took one in) keeps its number
+                    if score < SAME_NUMBER_SIMILARITY and shorter >= 20:
+                        score = max(score, fuzz.partial_ratio(o.key, n.key) if shorter >= 20 else 0.0)
+                        score = score if score >= CONTAINED else 0.0
                     if score >= SAME_NUMBER_SIMILARITY:
                         self.match(o, n, score)
                         break
