@@ -93,7 +93,7 @@ def test_missing_file_and_bad_format_option(tmp_path: Path) -> None:
     assert json.loads(proc.stdout) == {
         "ok": False,
         "error": "--format: 'pdf' is not a format; expected one of cr-text, cr-html, bilingual-dump, "
-        "glossary-de, excerpt",
+        "glossary-de, excerpt, mtgjson",
     }
 
 

@@ -5,11 +5,12 @@ here and ``index``, ``engine`` and ``cli`` import it from this package (never fr
 format module):
 
 - ``records``: the frozen dataclasses (Document, Section, GlossaryEntry, Card, KeywordMention,
-  IngestIssue, ParsedDocument) with their JSON round trip;
+  IngestIssue, ParsedDocument; OracleCard, Printing, CardSet for MTGJSON card files) with their
+  JSON round trip;
 - ``errors``: the error hierarchy under ``RegelwerkError`` (bad input is a ``ValueError``);
 - ``numbers``: rule numbers (``RuleNumber``), their order and references in text;
 - ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
-- ``format``: the ``Format`` enum of document kinds;
+- ``format``: the ``Format`` enum of document kinds and the ``Compression`` containers;
 - ``ids``: content hashes and slugs for ids.
 """
 
@@ -26,16 +27,19 @@ from regelwerk.ingest.model.errors import (
     UnknownRule,
 )
 from regelwerk.ingest.model.fold import compact, fold
-from regelwerk.ingest.model.format import Format
+from regelwerk.ingest.model.format import Compression, Format
 from regelwerk.ingest.model.ids import sha256, slug
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references, lineage
 from regelwerk.ingest.model.records import (
     Card,
+    CardSet,
     Document,
     GlossaryEntry,
     IngestIssue,
     KeywordMention,
+    OracleCard,
     ParsedDocument,
+    Printing,
     Record,
     Section,
 )
@@ -43,6 +47,8 @@ from regelwerk.ingest.model.records import (
 __all__ = [
     "SUBRULE_LETTERS",
     "Card",
+    "CardSet",
+    "Compression",
     "Document",
     "Format",
     "GlossaryEntry",
@@ -52,7 +58,9 @@ __all__ = [
     "InvalidQuery",
     "InvalidRuleNumber",
     "KeywordMention",
+    "OracleCard",
     "ParsedDocument",
+    "Printing",
     "Record",
     "RegelwerkError",
     "RuleNumber",

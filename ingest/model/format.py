@@ -11,3 +11,13 @@ class Format(enum.StrEnum):
     BILINGUAL_DUMP = "bilingual-dump"
     GLOSSARY_DE = "glossary-de"
     EXCERPT = "excerpt"
+    MTGJSON = "mtgjson"
+
+
+class Compression(enum.StrEnum):
+    """Containers MTGJSON ships its files in, recognised by their magic bytes."""
+
+    GZIP = "gzip"
+    XZ = "xz"
+    BZIP2 = "bzip2"
+    ZIP = "zip"

@@ -61,6 +61,11 @@ class Document(Record):
     encoding: str = "utf-8"
     newline: str = "\n"  # the line ending the file used: "\r\n", "\r" or "\n"
 
+    def summary(self) -> dict[str, Any]:
+        """The fields every document kind shows in ``ingest`` and ``docs``."""
+        keys = ("id", "title", "language", "version", "kind", "source", "sha256")
+        return {key: getattr(self, key) for key in keys}
+
 
 @dataclass(frozen=True)
 class Section(Record):
@@ -124,6 +129,65 @@ class Card(Record):
 
 
 @dataclass(frozen=True)
+class Printing(Record):
+    """One printing of a card in one set, with what the German card of it says (if any).
+
+    German fields are None when that set has no German printing of the card; a vanilla
+    creature's German printing has a name and type but no ``text_de``.
+    """
+
+    set_code: str
+    number: str
+    year: int | None
+    name_de: str | None = None
+    type_de: str | None = None
+    text_de: str | None = None
+
+
+@dataclass(frozen=True)
+class OracleCard(Record):
+    """A card as the rules know it (its Oracle identity), with the printings seen of it.
+
+    Each face of a double-faced, split or adventure card is its own OracleCard (``name`` is the
+    face's English name); ``full_name`` keeps MTGJSON's "Front // Back" name for those. A card
+    printed in many sets is one OracleCard with many ``printings``.
+    """
+
+    name: str
+    type_line: str | None
+    mana_cost: str | None = None
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    keywords: tuple[str, ...] = ()
+    text: str | None = None  # Oracle text, English
+    full_name: str | None = None
+    layout: str | None = None
+    printings: tuple[Printing, ...] = ()
+    _nested: ClassVar[dict[str, type[Record]]] = {"printings": Printing}
+
+    @property
+    def names_de(self) -> tuple[str, ...]:
+        """German names of its printings in first-seen order, each spelling once."""
+        return tuple(dict.fromkeys(p.name_de for p in self.printings if p.name_de))
+
+
+@dataclass(frozen=True)
+class CardSet(Record):
+    """One set of an MTGJSON file with the cards printed in it (printings of this set only)."""
+
+    code: str
+    name: str
+    release_date: str | None
+    cards: tuple[OracleCard, ...] = ()
+    _nested: ClassVar[dict[str, type[Record]]] = {"cards": OracleCard}
+
+    @property
+    def year(self) -> int | None:
+        return int(self.release_date[:4]) if self.release_date else None
+
+
+@dataclass(frozen=True)
 class KeywordMention(Record):
     """A keyword name exactly as a document gives it ("Bündnisfähigkeit", "Prowess/Bravour")."""
 
@@ -167,15 +231,8 @@ class ParsedDocument(Record):
 
     def summary(self) -> dict[str, Any]:
         """The ``--json`` contract of ``ingest`` and ``docs``."""
-        d = self.document
         return {
-            "id": d.id,
-            "title": d.title,
-            "language": d.language,
-            "version": d.version,
-            "kind": d.kind,
-            "source": d.source,
-            "sha256": d.sha256,
+            **self.document.summary(),
             "sections": len(self.sections),
             "rules": len(self.rules),
             "glossary": len(self.glossary),
