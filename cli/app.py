@@ -65,10 +65,11 @@ def docs(json_mode: JsonOption = False) -> None:
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import example, history, rule, search, term
+    from regelwerk.cli import archive, example, history, rule, search, term
 
     rule.register(app)
     history.register(app)
+    archive.register(app)
     search.register(app)
     term.register(app)
     app.add_typer(example.app, name="example", help=example.__doc__)

@@ -36,7 +36,12 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
                 name = escape(safe_text(path.name))
                 bar.update(task, description=f"ingesting {name}", advance=1)
 
-            data = library.ingest(paths, fmt, strict=strict, progress=step)
+            def stage(text: str) -> None:
+                from rich.markup import escape
+
+                bar.update(task, description=f"building: {escape(safe_text(text))}")
+
+            data = library.ingest(paths, fmt, strict=strict, progress=step, stage=stage)
     else:
         data = library.ingest(paths, fmt, strict=strict)
 

@@ -130,11 +130,13 @@ def prune(path: Path, chain: Sequence[Release]) -> None:
     keep = {(a.sha256, b.sha256) for a, b in pairs_of(chain)}
     con = sqlite3.connect(path)
     try:
+        stale = [p for p in con.execute("SELECT old_sha, new_sha FROM pairs").fetchall() if p not in keep]
+        if not stale:
+            return
         with con:
-            for a, b in con.execute("SELECT old_sha, new_sha FROM pairs").fetchall():
-                if (a, b) not in keep:
-                    con.execute("DELETE FROM steps WHERE old_sha = ? AND new_sha = ?", (a, b))
-                    con.execute("DELETE FROM pairs WHERE old_sha = ? AND new_sha = ?", (a, b))
+            for pair in stale:
+                con.execute("DELETE FROM steps WHERE old_sha = ? AND new_sha = ?", pair)
+                con.execute("DELETE FROM pairs WHERE old_sha = ? AND new_sha = ?", pair)
         con.execute("VACUUM")
     finally:
         con.close()
