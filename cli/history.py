@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from regelwerk.cli.options import JsonOption
+from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import emit
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ def history(
     full: bool = typer.Option(
         False, "--full", help="One line per release instead of runs of unchanged ones."
     ),
+    lang: LangOption = None,
     json_mode: JsonOption = False,
 ) -> None:
     """Follow one rule through every ingested CR release, with what changed at each step."""
@@ -37,7 +38,7 @@ def history(
     data = Library().history(" ".join(rule), full=full)
 
     def render(con: Console) -> None:
-        render_history(con, data, full=full)
+        render_history(con, data, full=full, lang=lang)
 
     emit(data, json_mode, render)
 
@@ -46,6 +47,7 @@ def diff(
     old: str = typer.Argument(..., help="The older release: a date (2026-01-16), 'latest' or a document id."),
     new: str = typer.Argument("latest", help="The newer release (default: latest)."),
     section: str | None = typer.Option(None, "--section", help="Only this chapter (7) or section (702)."),
+    lang: LangOption = None,
     json_mode: JsonOption = False,
 ) -> None:
     """What changed between two CR releases: added, removed, renumbered and changed rules."""
@@ -54,7 +56,7 @@ def diff(
     data = Library().diff(old, new, section=section)
 
     def render(con: Console) -> None:
-        render_diff(con, data)
+        render_diff(con, data, lang=lang)
 
     emit(data, json_mode, render)
 
@@ -79,11 +81,21 @@ def words(diff: list[list[str]], context: int = CONTEXT_WORDS) -> str:
     return " ".join(p for p in out if p)
 
 
-def render_history(con: Console, data: dict[str, Any], *, full: bool) -> None:
+def named(title: str | None, names: dict[str, str | None] | None, lang: str | None) -> str:
+    """A title for a reader of `lang`: German readers get the German name beside the English
+    title the rules print ("Banding (Bündnisfähigkeit)")."""
+    german = (names or {}).get("de")
+    if lang == "de" and title and german and german != title:
+        return f"{title} ({german})"
+    return title or ""
+
+
+def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str | None = None) -> None:
     from rich.markup import escape
 
     lineage = data["lineage"]
-    title = next((e["title"] for e in reversed(lineage) if e["title"]), "")
+    last = next((e for e in reversed(lineage) if e["title"]), None)
+    title = named(last["title"], last.get("names"), lang) if last else ""
     con.print(f"[bold]{escape(title or data['query'])}[/bold]  [dim]({len(lineage)} releases)[/dim]")
     rows = (
         [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in lineage]
@@ -109,7 +121,7 @@ _MARKS = {
 }
 
 
-def render_diff(con: Console, data: dict[str, Any]) -> None:
+def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> None:
     from rich.markup import escape
 
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items() if n)
@@ -128,7 +140,8 @@ def render_diff(con: Console, data: dict[str, Any]) -> None:
             label = f"{c['old']} → {c['new']}"
         else:
             label = c["new"] or c["old"] or ""
-        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(c['title'] or '')}")
+        title = named(c["title"], c.get("names"), lang)
+        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(title)}")
         if c["change"] in ("changed", "renumbered", "merged", "split") and any(
             op != "=" for op, _ in c["diff"]
         ):

@@ -53,6 +53,10 @@ def test_bad_input_raises_the_model_errors() -> None:
         library.term("qqqqzzzz")
 
 
+#: Commands that change the store; they take --json but show nothing language-dependent.
+WRITE_COMMANDS = frozenset({"ingest", "forget", "update"})
+
+
 def _read_commands() -> list[tuple[str, Any]]:
     root = typer.main.get_command(app)
     out = []
@@ -60,7 +64,7 @@ def _read_commands() -> list[tuple[str, Any]]:
         subs = getattr(cmd, "commands", None)
         if subs:
             out.extend((f"{name} {sub}", c) for sub, c in subs.items())
-        elif name != "ingest":
+        elif name not in WRITE_COMMANDS:
             out.append((name, cmd))
     return out
 

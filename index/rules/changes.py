@@ -166,10 +166,10 @@ def history(corpus: Corpus, query: str, *, full: bool = False) -> dict[str, Any]
             step = tables.step(chain[i - 1], chain[i], old=pos)
             if step is None or step["change"] not in _CARRIES:
                 entries[i] = {
+                    **entries[i - 1],
                     "version": chain[i].version,
                     "document": chain[i].id,
                     "number": None,
-                    "title": entries[i - 1]["title"],
                     "change": "removed",
                     "text": "",
                 }
@@ -196,9 +196,17 @@ def _entry(release: Release, rule: _Rule, change: str) -> dict[str, Any]:
         "document": release.id,
         "number": rule.number,
         "title": rule.title,
+        "names": _names(rule.title),
         "change": change,
         "text": rule.text,
     }
+
+
+def _names(title: str) -> dict[str, str | None]:
+    """The title's term in both languages ({"en": "Banding", "de": "Bündnisfähigkeit"})."""
+    from regelwerk.index.terms.names import both_names
+
+    return both_names(title, "en") if title else {"en": None, "de": None}
 
 
 def _runs(lineage: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -431,6 +439,7 @@ def _change(change: str, old: _Rule | None, new: _Rule | None) -> dict[str, Any]
         "old": old.number if old else None,
         "new": new.number if new else None,
         "title": either.title,
+        "names": _names(either.title),
         "section": either.number.split(".")[0],
         "diff": word_diff(text_old, text_new) if text_old != text_new else [["=", text_new]],
     }
@@ -456,6 +465,7 @@ def _glossary_changes(corpus: Corpus, older: Release, newer: Release) -> list[di
                 "old": term if term in a else None,
                 "new": term if term in b else None,
                 "title": term,
+                "names": _names(term),
                 "section": "Glossary",
                 "diff": word_diff(a.get(term, ""), b.get(term, "")),
             }
