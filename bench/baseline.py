@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from regelwerk.index.rules.lookup import newest_cr
 from regelwerk.index.store.corpus import Corpus
+from regelwerk.ingest.model import newest_release
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.numbers import RuleNumber
 
@@ -94,7 +94,7 @@ class Fts5Baseline:
 
     def __init__(self, library: Corpus) -> None:
         docs = library.store.all()
-        newest = newest_cr(docs)
+        newest = newest_release(docs)
         newest_id = newest.document.id if newest else None
         newest_version = {}
         for p in docs:
@@ -150,7 +150,7 @@ class Fts5Baseline:
 
 def expected_exists(library: Corpus, case: Case) -> str | None:
     """Why the case's first expected answer does not hold in the newest CR, or None if it does."""
-    newest = newest_cr(library.store.all())
+    newest = newest_release(library.store.all())
     if newest is None:
         return "no English CR release is ingested"
     first = case.expect[0]

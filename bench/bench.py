@@ -66,10 +66,10 @@ def _pct(values: list[float], p: float) -> float:
 def _mixed_queries(library: object) -> list[str]:
     """Relevance cases plus every keyword title, a typo of it, and numbers from the newest CR."""
     from bench.baseline import load_cases
-    from regelwerk.index.rules.lookup import newest_cr
+    from regelwerk.ingest.model import newest_release
 
     queries = [c.query for c in load_cases()]
-    newest = newest_cr(library.store.all())  # type: ignore[attr-defined]
+    newest = newest_release(library.store.all())  # type: ignore[attr-defined]
     assert newest is not None
     titled = [s for s in newest.sections if s.kind == "rule" and s.title and s.number.startswith("70")]
     for s in titled[:120]:

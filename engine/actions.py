@@ -54,7 +54,7 @@ def enter_battlefield(
     card.damage = 0
     say(game, rule, key, card=Ref(card.id), player=Ref(controller), **params)
     for n in values(game, card, "bloodthirst"):
-        opponents = [p for p in game.players.values() if p.id != controller]
+        opponents = [game.players[p] for p in game.opponents(controller)]
         if any(p.damage_this_turn > 0 for p in opponents):
             card.counters["+1/+1"] += int(n)
             say(game, "702.54a", "bloodthirst_yes", card=Ref(card.id), n=int(n))
@@ -62,6 +62,7 @@ def enter_battlefield(
             say(game, "702.54a", "bloodthirst_no", card=Ref(card.id))
     if attacking and game.combat is not None:
         game.combat.attackers.append(card.id)
+        game.combat.targets[card.id] = game.defending  # its controller's choice (508.4): the first
         say(game, "508.4", "enters_attacking", card=Ref(card.id), player=Ref(game.defending))
     for spec in card.spec.triggers:
         if spec.on == "enters" and not _condition_holds(game, card, spec):
@@ -226,6 +227,8 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
             quality=kw_label(f"protection from {quality}"),
         )
         return 0
+    if "Planeswalker" in victim.spec.types and not is_creature(game, victim):
+        return _damage_planeswalker(game, source, victim, amount, combat)
     victim.damage += amount
     game.history.damage_taken[victim.id] += amount
     say(
@@ -240,6 +243,22 @@ def deal_damage(game: Game, source: Card, target: str, amount: int, *, combat: b
     if has(game, source, "deathtouch"):
         victim.deathtouched = True
         say(game, "702.2b", "deathtouch_marked", source=Ref(source.id), card=Ref(victim.id))
+    return amount
+
+
+def _damage_planeswalker(game: Game, source: Card, victim: Card, amount: int, combat: bool) -> int:
+    """Damage dealt to a planeswalker removes that many loyalty counters (120.3c)."""
+    victim.counters["loyalty"] = max(0, victim.counters["loyalty"] - amount)
+    game.history.damage_taken[victim.id] += amount
+    say(
+        game,
+        "120.3c",
+        "damage_planeswalker",
+        source=Ref(source.id),
+        card=Ref(victim.id),
+        n=amount,
+        left=victim.counters["loyalty"],
+    )
     return amount
 
 

@@ -25,6 +25,7 @@ from regelwerk.engine.characteristics import (
     protection_from,
     subtypes,
     toughness,
+    types,
     values,
 )
 from regelwerk.engine.effects import cant_block_limits
@@ -105,7 +106,9 @@ def _combatant(game: Game, cid: str, player: str, rule: str, not_yours: str, tap
 # --- 508 declare attackers ---------------------------------------------------------------
 
 
-def declare_attackers(game: Game, attackers: list[str], bands: list[list[str]]) -> None:
+def declare_attackers(
+    game: Game, attackers: list[str], bands: list[list[str]], targets: dict[str, str] | None = None
+) -> None:
     if game.step != "main1" or game.attacked_this_turn:
         raise WrongStep("attack", "one 'attack' action per turn, in the first main phase")
     for cid in attackers:
@@ -115,19 +118,22 @@ def declare_attackers(game: Game, attackers: list[str], bands: list[list[str]]) 
         if has(game, card, "defender"):
             raise illegal(game, "702.3b", "attack_defender", ("508.1c",), card=Ref(cid))
     _check_bands(game, attackers, bands)
+    chosen = _attack_targets(game, attackers, bands, targets or {})
 
-    combat = Combat(attackers=list(attackers), bands=[list(b) for b in bands])
+    combat = Combat(attackers=list(attackers), bands=[list(b) for b in bands], targets=chosen)
     game.combat = combat
     game.attacked_this_turn = True
     game.step = "declare_attackers"
-    say(
-        game,
-        "508.1a",
-        "declare_attackers",
-        player=Ref(game.active),
-        cards=refs(attackers),
-        defender=Ref(game.defending),
-    )
+    for target in dict.fromkeys(chosen.values()):
+        group = [c for c in attackers if chosen[c] == target]
+        say(
+            game,
+            "508.1a",
+            "declare_attackers",
+            player=Ref(game.active),
+            cards=refs(group),
+            defender=Ref(target),
+        )
     for band in bands:
         say(game, "508.1e", "band_announced", player=Ref(game.active), cards=refs(band))
     tapping = [c for c in attackers if not has(game, game.cards[c], "vigilance")]
@@ -140,6 +146,45 @@ def declare_attackers(game: Game, attackers: list[str], bands: list[list[str]]) 
         say(game, "508.1f", "attackers_tap", player=Ref(game.active), cards=refs(tapping))
     _attack_triggers(game, attackers)
     settle(game)
+
+
+def _attackable(game: Game) -> list[str]:
+    """What may be attacked: each defending player and the planeswalkers they control (508.1b)."""
+    defenders = game.defenders()
+    walkers = [c.id for c in game.battlefield() if "Planeswalker" in types(c) and c.controller in defenders]
+    return defenders + walkers
+
+
+def _check_target(game: Game, cid: str, target: str, allowed: list[str]) -> None:
+    if target in allowed:
+        return
+    card = game.cards.get(target)
+    if target not in game.players and (card is None or "Planeswalker" not in types(card)):
+        raise illegal(game, "506.3", "attack_not_attackable", ("508.1b",), card=Ref(cid), target=Ref(target))
+    option = {"left": "803.1a", "right": "803.1b"}.get(game.attack_option, "506.2")
+    rule = option if target in game.opponents(game.active) or card is not None else "506.2"
+    raise illegal(game, rule, "attack_not_defending", ("508.1b",), card=Ref(cid), target=Ref(target))
+
+
+def _attack_targets(
+    game: Game, attackers: list[str], bands: list[list[str]], given: dict[str, str]
+) -> dict[str, str]:
+    """Whom each attacker attacks (508.1b), one target per band (702.22d)."""
+    allowed = _attackable(game)
+    for cid, target in given.items():
+        if cid not in attackers:
+            raise illegal(game, "508.1b", "target_of_non_attacker", card=Ref(cid))
+        _check_target(game, cid, target, allowed)
+    out: dict[str, str] = {}
+    for cid in attackers:
+        band = next((b for b in bands if cid in b), [cid])
+        named = list(dict.fromkeys(given[m] for m in band if m in given))
+        if len(named) > 1:
+            raise illegal(game, "702.22d", "band_split", cards=refs(band), targets=refs(named))
+        if not named and len(allowed) != 1:
+            raise illegal(game, "508.1b", "attack_target_missing", card=Ref(cid), choices=refs(allowed))
+        out[cid] = named[0] if named else allowed[0]
+    return out
 
 
 def _banding_kinds(game: Game, card: Card) -> tuple[bool, list[str]]:
@@ -213,21 +258,13 @@ def _attack_triggers(game: Game, attackers: list[str]) -> None:
 # --- 509 declare blockers ----------------------------------------------------------------
 
 
-def declare_blockers(game: Game, blocks: dict[str, str]) -> None:
+def declare_blockers(game: Game, blocks: dict[str, str], by: str = "") -> None:
     combat = game.combat
     if combat is None or game.step != "declare_attackers":
         raise WrongStep("block", "an 'attack' action first, and one 'block' action per combat")
     for blocker_id, attacker_id in blocks.items():
-        blocker = _combatant(game, blocker_id, game.defending, "509.1a", "block_not_yours", "block_tapped")
-        if attacker_id not in combat.attackers:
-            raise illegal(
-                game, "509.1a", "block_not_attacking", card=Ref(blocker_id), attacker=Ref(attacker_id)
-            )
-        _check_restrictions(game, blocker, game.cards[attacker_id])
-
-    assigned: dict[str, list[str]] = {}
-    for blocker_id, attacker_id in blocks.items():
-        assigned[blocker_id] = list(combat.band_of(attacker_id))
+        _check_block(game, combat, blocker_id, attacker_id, by)
+    assigned = {b: list(combat.band_of(a)) for b, a in blocks.items()}
     for attacker_id in combat.attackers:
         limit = max_blockers(game, game.cards[attacker_id])
         count = sum(1 for attacked in assigned.values() if attacker_id in attacked)
@@ -238,20 +275,7 @@ def declare_blockers(game: Game, blocks: dict[str, str]) -> None:
     combat.blocks = assigned
     combat.blockers_declared = True
     game.step = "declare_blockers"
-    if not blocks:
-        say(game, "509.1a", "no_blockers", player=Ref(game.defending))
-    for blocker_id, attacker_id in blocks.items():
-        say(game, "509.1a", "blocks", blocker=Ref(blocker_id), attacker=Ref(attacker_id))
-        others = [a for a in assigned[blocker_id] if a != attacker_id]
-        if others:
-            say(
-                game,
-                "702.22h",
-                "band_blocked",
-                blocker=Ref(blocker_id),
-                attacker=Ref(attacker_id),
-                cards=refs(others),
-            )
+    _narrate_blocks(game, blocks, assigned)
     for attacker_id in combat.attackers:
         if combat.blockers_of(attacker_id):
             combat.blocked.add(attacker_id)
@@ -265,6 +289,53 @@ def declare_blockers(game: Game, blocks: dict[str, str]) -> None:
         if attacker_id in combat.blocked:
             _bushido(game, attacker_id)
     settle(game)
+
+
+def _check_block(game: Game, combat: Combat, blocker_id: str, attacker_id: str, by: str) -> None:
+    """509.1a: an untapped creature a defending player controls blocks a creature attacking
+    that player or a planeswalker they control; then the restrictions (509.1b)."""
+    found = game.cards.get(blocker_id)
+    controller = found.controller if found is not None else ""
+    player = controller if controller in game.defenders() else game.defending
+    blocker = _combatant(game, blocker_id, player, "509.1a", "block_not_yours", "block_tapped")
+    if by and blocker.controller != by:
+        raise illegal(game, "509.1a", "block_not_by", card=Ref(blocker_id), player=Ref(by))
+    if attacker_id not in combat.attackers:
+        raise illegal(game, "509.1a", "block_not_attacking", card=Ref(blocker_id), attacker=Ref(attacker_id))
+    attacked = combat.defender_of(attacker_id, game)
+    if attacked != blocker.controller:
+        raise illegal(
+            game,
+            "509.1a",
+            "block_other_player",
+            card=Ref(blocker_id),
+            attacker=Ref(attacker_id),
+            player=Ref(attacked),
+            blocker_controller=Ref(blocker.controller),
+        )
+    _check_restrictions(game, blocker, game.cards[attacker_id])
+
+
+def _narrate_blocks(game: Game, blocks: dict[str, str], assigned: dict[str, list[str]]) -> None:
+    """Each defending player declares their blocks in APNAP order (802.4)."""
+    assert game.combat is not None
+    attacked = {game.combat.defender_of(a, game) for a in game.combat.attackers}
+    for player in [p for p in game.apnap() if p in attacked] or [game.defending]:
+        mine = {b: a for b, a in blocks.items() if game.cards[b].controller == player}
+        if not mine:
+            say(game, "509.1a", "no_blockers", player=Ref(player))
+        for blocker_id, attacker_id in mine.items():
+            say(game, "509.1a", "blocks", blocker=Ref(blocker_id), attacker=Ref(attacker_id))
+            others = [a for a in assigned[blocker_id] if a != attacker_id]
+            if others:
+                say(
+                    game,
+                    "702.22h",
+                    "band_blocked",
+                    blocker=Ref(blocker_id),
+                    attacker=Ref(attacker_id),
+                    cards=refs(others),
+                )
 
 
 def _bushido(game: Game, cid: str) -> None:
@@ -291,7 +362,7 @@ def _restriction(game: Game, blocker: Card, attacker: Card) -> tuple[str, str, d
             (
                 c
                 for c in game.battlefield()
-                if c.controller == game.defending
+                if c.controller == blocker.controller
                 and "Land" in c.spec.types
                 and str(land).capitalize() in c.spec.subtypes
             ),
@@ -344,7 +415,7 @@ def _check_provoke(game: Game, blocks: dict[str, str]) -> None:
 Assignment = dict[str, dict[str, int]]
 
 
-def combat_damage(game: Game, assign: Assignment) -> None:
+def combat_damage(game: Game, assign: Assignment, by: str = "") -> None:
     combat = game.combat
     if combat is None or game.step not in ("declare_attackers", "declare_blockers", "combat_damage"):
         raise WrongStep("damage", "an 'attack' action before combat damage")
@@ -382,7 +453,7 @@ def combat_damage(game: Game, assign: Assignment) -> None:
     else:
         dealing = in_combat
     game.step = "combat_damage"
-    plan = _plan(game, combat, dealing, assign)
+    plan = _plan(game, combat, dealing, assign, by)
     _check_trample(game, combat, plan)
     hit_players: set[str] = set()  # controllers whose creatures dealt combat damage to a player
     for source, division in plan:
@@ -447,8 +518,8 @@ def _attacker_division(game: Game, combat: Combat, cid: str, amount: int) -> _Di
     player with trample (702.19b); a banding blocker gives the division away (702.22j)."""
     card = game.cards[cid]
     defender = combat.defender_of(cid, game)
-    if cid not in combat.blocked:
-        return _Division(card.controller, "510.1b", "", [defender], False)
+    if cid not in combat.blocked:  # to the player or planeswalker it attacks (510.1b)
+        return _Division(card.controller, "510.1b", "", [combat.targets.get(cid, defender)], False)
     blockers = [b for b in combat.blockers_of(cid) if game.cards[b].on_battlefield]
     trample = has(game, card, "trample")
     if not blockers:
@@ -477,7 +548,7 @@ def _blocker_division(game: Game, combat: Combat, cid: str) -> _Division | None:
 
 
 def _plan(
-    game: Game, combat: Combat, dealing: list[str], assign: Assignment
+    game: Game, combat: Combat, dealing: list[str], assign: Assignment, by: str
 ) -> list[tuple[str, dict[str, int]]]:
     plan: list[tuple[str, dict[str, int]]] = []
     for cid in dealing:
@@ -495,6 +566,10 @@ def _plan(
         if d is None:
             continue
         given = assign.get(cid) if d.key else None
+        if by and cid in assign and d.chooser != by:
+            raise illegal(
+                game, d.rule, "division_wrong_player", card=Ref(cid), chooser=Ref(d.chooser), player=Ref(by)
+            )
         division = _division(game, card, amount, d.recipients, given, d.trample, d.rule)
         game.history.assigned_by[cid] = d.chooser
         rule, key = d.rule, d.key

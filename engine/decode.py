@@ -55,6 +55,8 @@ def read_toml(data: bytes, file: str) -> dict[str, Any]:
         msg = str(exc)
         m = re.search(r"line (\d+)", msg)
         raise ScenarioError(file, f"line {m.group(1)}" if m else "TOML", f"valid TOML ({msg})") from None
+    except ValueError as exc:  # tomllib's int() on a number of thousands of digits
+        raise ScenarioError(file, "TOML", "numbers of a few digits", str(exc).split(":")[0]) from None
     except RecursionError:
         raise ScenarioError(
             file,
@@ -300,6 +302,10 @@ class References:
             if p.id in seen:
                 raise self.fail(f"players[{i}].id", "a unique player id", p.id)
             seen.add(p.id)
+        if self.s.format == "two_player" and len(self.s.players) != 2:
+            raise self.fail(
+                "format", "'free_for_all' for a game of more than two players (806)", "two_player"
+            )
         seats = [p.seat for p in self.s.players if p.seat is not None]
         if seats and sorted(seats) != list(range(1, len(self.s.players) + 1)):
             raise self.fail("players", "seats 1 to N, each once, on every player (or on none)", seats)
@@ -355,9 +361,13 @@ class References:
                 self.ref(x, f"{where}.{key}[{j}]", players=key == "lost")
         for key in e.given():
             value = getattr(e, key)
-            if isinstance(value, dict):
-                for k in value:
-                    self.ref(k, f"{where}.{key}.{k}", players=key in ("life", "poison", "tokens", "damage"))
+            if not isinstance(value, dict):
+                continue
+            for k in value:
+                if key in ("life", "poison", "tokens"):
+                    self.player(k, f"{where}.{key}.{k}")
+                else:
+                    self.ref(k, f"{where}.{key}.{k}", players=key == "damage")
 
 
 class ActionRefs:

@@ -458,5 +458,7 @@ class ScenarioFile(_Frozen, frozen=True):
     expect: Expect = Expect()
     active: str = ""
     note: Note | None = None
-    format: Literal["two_player", "free_for_all"] = "two_player"
-    attack_multiple: bool = True  # Free-for-All: may attack several players (806.2b)
+    #: "two_player" (default for two players) or "free_for_all" (default for more, 806)
+    format: Literal["", "two_player", "free_for_all"] = ""
+    #: Free-for-All's attack option (806.2b): attack multiple players (802), left or right (803)
+    attack: Literal["multiple", "left", "right"] = "multiple"

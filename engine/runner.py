@@ -17,6 +17,7 @@ from typing import Any
 from regelwerk.engine import characteristics as ch
 from regelwerk.engine import model as m
 from regelwerk.engine.combat import combat_damage, declare_attackers, declare_blockers, end_combat
+from regelwerk.engine.decisions import check_decider
 from regelwerk.engine.errors import IllegalAction, ScenarioError, WrongStep
 from regelwerk.engine.events import Event, Label
 from regelwerk.engine.narration import names_of, render, rule_title
@@ -60,7 +61,9 @@ class RunResult:
 
 def build_game(s: Scenario) -> Game:
     players = {
-        p.id: Player(p.id, p.name, p.life, p.poison, pronoun_de=p.pronoun_de, pronoun_en=p.pronoun_en)
+        p.id: Player(
+            p.id, p.name, p.life, p.poison, pronoun_de=p.pronoun_de, pronoun_en=p.pronoun_en, team=p.team
+        )
         for p in s.players
     }
     cards = {}
@@ -78,14 +81,16 @@ def build_game(s: Scenario) -> Game:
         )
         card.counters.update(c.counters)
         cards[c.id] = card
-    return Game(players=players, cards=cards, active=s.active)
+    return Game(players=players, cards=cards, active=s.active, attack_option=s.attack)
 
 
 #: What each kind of action does to the game.
 PERFORM: dict[type, Callable[[Game, Any], None]] = {
-    m.Attack: lambda g, a: declare_attackers(g, list(a.attackers), [list(b) for b in a.bands]),
-    m.Block: lambda g, a: declare_blockers(g, dict(a.blocks)),
-    m.DamageStep: lambda g, a: combat_damage(g, {k: dict(v) for k, v in a.assign.items()}),
+    m.Attack: lambda g, a: declare_attackers(
+        g, list(a.attackers), [list(b) for b in a.bands], dict(a.targets)
+    ),
+    m.Block: lambda g, a: declare_blockers(g, dict(a.blocks), a.by),
+    m.DamageStep: lambda g, a: combat_damage(g, {k: dict(v) for k, v in a.assign.items()}, a.by),
     m.EndCombat: lambda g, a: end_combat(g),
     m.EndTurn: lambda g, a: end_turn(g),
     m.Cast: lambda g, a: cast(g, a.card, a.target, a.bestow, buyback=a.buyback, prowl=a.prowl),
@@ -98,6 +103,8 @@ def perform(game: Game, action: m.ActionBase) -> None:
     """Carry out one scenario action on the game."""
     if game.over and not isinstance(action, m.Check):
         raise WrongStep(action.do, "no further actions: the game is over")
+    if action.by:
+        check_decider(game, action)
     PERFORM[type(action)](game, action)
 
 

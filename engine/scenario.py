@@ -37,7 +37,7 @@ class Scenario:
     note_en: str = ""
     note_rule: str = ""
     format: str = "two_player"
-    attack_multiple: bool = True
+    attack: str = "multiple"
 
     def title(self, lang: str) -> str:
         return self.title_de if lang == "de" else self.title_en
@@ -75,8 +75,12 @@ def load_scenario(path: str | Path, cards: CardLookup | None = None) -> Scenario
 
 def parse_scenario(data: bytes, file: str, cards: CardLookup | None = None) -> Scenario:
     """Decode and check a scenario; ``cards`` fills ``card = "..."`` entries (the card database)."""
-    doc = fill_cards(read_toml(data, file), cards, file)
-    raw = convert(doc, file)
+    return scenario_from_dict(read_toml(data, file), file, cards)
+
+
+def scenario_from_dict(doc: dict[str, Any], file: str, cards: CardLookup | None = None) -> Scenario:
+    """A scenario from an already parsed TOML document (what ``tomllib`` returns)."""
+    raw = convert(fill_cards(doc, cards, file), file)
     References(file, raw).check()
     players = tuple(sorted(raw.players, key=lambda p: p.seat or 0)) if raw.players[0].seat else raw.players
     note = raw.note
@@ -94,8 +98,8 @@ def parse_scenario(data: bytes, file: str, cards: CardLookup | None = None) -> S
         note_de=note.de if note else "",
         note_en=note.en if note else "",
         note_rule=note.rule if note else "",
-        format=raw.format,
-        attack_multiple=raw.attack_multiple,
+        format=raw.format or ("two_player" if len(players) == 2 else "free_for_all"),
+        attack=raw.attack,
     )
 
 

@@ -120,7 +120,8 @@ def _provoke(game: Game, t: PendingTrigger) -> None:
         return
     check_target(game, source, target, "target_creature", "603.3d")
     victim = game.cards[target]
-    if victim.controller != game.defending:
+    assert game.combat is not None
+    if victim.controller != game.combat.defender_of(source.id, game):
         raise illegal(game, "702.39a", "provoke_wrong_player", source=Ref(source.id), target=Ref(target))
     victim.tapped = False
     assert game.combat is not None

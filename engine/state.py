@@ -31,6 +31,7 @@ class Player:
     damage_this_turn: int = 0
     pronoun_de: str = ""  # "sie" / "er": the narration's "daher verteilt sie – nicht Robert –"
     pronoun_en: str = ""
+    team: str = ""  # players on one team are teammates, not opponents (102.3)
 
 
 @dataclass
@@ -92,18 +93,45 @@ class Game:
     timestamp: int = 0
     over: bool = False
     token_serial: int = 0
+    attack_option: str = "multiple"  # Free-for-All: "multiple", "left" or "right" (806.2b)
     # Combat damage dealt to players this turn: (source's controller, source id, its subtypes),
     # what prowl asks about (702.76a).
     combat_damage_log: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
 
+    def in_game(self) -> list[str]:
+        """Players still in the game, in turn order (the order of the scenario's seats)."""
+        return [p.id for p in self.players.values() if not p.lost]
+
+    def opponents(self, player: str) -> list[str]:
+        """Every other player still in the game who isn't a teammate (102.2, 102.3)."""
+        me = self.players[player]
+        return [p for p in self.in_game() if p != player and (not me.team or self.players[p].team != me.team)]
+
+    def defenders(self) -> list[str]:
+        """The defending players of this turn's combat (506.2, 506.2a, 802.2, 803.1): the one
+        opponent in a two-player game; with "attack multiple players" every opponent; with
+        "attack left" or "right" the nearest opponent on that side."""
+        opponents = self.opponents(self.active)
+        if self.attack_option == "multiple" or len(opponents) <= 1:
+            return opponents
+        ids = self.in_game()
+        i = ids.index(self.active)
+        ring = ids[i + 1 :] + ids[:i]
+        if self.attack_option == "right":
+            ring.reverse()
+        return [next(p for p in ring if p in opponents)]
+
     @property
     def defending(self) -> str:
-        """The nonactive player; the engine plays two-player games (506.2)."""
-        return next(p for p in self.players if p != self.active)
+        """The (first) defending player; in a two-player game the nonactive player (506.2)."""
+        found = self.defenders()
+        return found[0] if found else next(p for p in self.players if p != self.active)
 
     def apnap(self) -> list[str]:
         """Players in APNAP order (101.4): the active player, then the others in turn order."""
-        ids = list(self.players)
+        ids = self.in_game()
+        if self.active not in ids:
+            return ids
         i = ids.index(self.active)
         return ids[i:] + ids[:i]
 

@@ -24,8 +24,9 @@ def end_turn(game: Game) -> None:
     ended = end_of_turn(game)
     key = "cleanup" if damaged and ended else "cleanup_damage" if damaged else "cleanup_effects"
     say(game, "514.2", key if damaged or ended else "cleanup_nothing", cards=refs(damaged), n=ended)
-    ids = list(game.players)
-    game.active = ids[(ids.index(game.active) + 1) % len(ids)]
+    ids = list(game.players)  # turn order; a player who left the game is skipped (800.4)
+    following = ids[ids.index(game.active) + 1 :] + ids[: ids.index(game.active) + 1]
+    game.active = next(p for p in following if not game.players[p].lost)
     game.turn += 1
     game.step = "main1"
     game.attacked_this_turn = False

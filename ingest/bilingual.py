@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from regelwerk.ingest.common import document_id, new_document
 from regelwerk.ingest.decode import decode
 from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import RuleNumber, find_references
 from regelwerk.ingest.model.records import IngestIssue, KeywordMention, ParsedDocument, Section
 
-KIND = "bilingual-dump"
+KIND = Format.BILINGUAL_DUMP
 
 #: "702.19 Bündnisfähigkeit" (German) or "702.19a. Banding is ..." (English): group 2 is the
 #: period that tells the languages apart.

@@ -5,19 +5,25 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.ids import sha256, slug
 from regelwerk.ingest.model.records import Document
+from regelwerk.ingest.model.releases import CR_KINDS
 
-__all__ = ["document_id", "new_document", "normalize_quotes", "sha256", "slug", "strip_italics"]
+#: A logical line of a document: (1-based source line number, text). Blank text separates blocks.
+Line = tuple[int, str]
 
-def document_id(kind: str, version: str | None, source: str, language: str = "en") -> str:
+__all__ = ["Line", "document_id", "new_document", "normalize_quotes", "sha256", "slug", "strip_italics"]
+
+
+def document_id(kind: Format, version: str | None, source: str, language: str = "en") -> str:
     """Stable id: a CR release is identified by its date, anything else by its file name.
 
     Re-ingesting the same release (even from another path) replaces it; a different release is
     a separate document.
     """
-    if version and kind in ("cr-text", "cr-html"):
-        suffix = "" if kind == "cr-text" else "-html"
+    if version and kind in CR_KINDS:
+        suffix = "" if kind == Format.CR_TEXT else "-html"
         return f"cr-{language}-{version}{suffix}"
     return slug(PurePath(source).stem)
 
@@ -37,7 +43,7 @@ def strip_italics(text: str) -> str:
 
 
 def new_document(
-    kind: str,
+    kind: Format,
     data: bytes,
     source: str,
     *,

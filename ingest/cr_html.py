@@ -18,12 +18,14 @@ from __future__ import annotations
 import codecs
 import re
 
-from regelwerk.ingest.cr_structure import Line, parse_release
+from regelwerk.ingest.common import Line
+from regelwerk.ingest.cr_structure import parse_release
 from regelwerk.ingest.decode import decode, detect_newline, looks_binary, normalize_newlines
 from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.records import IngestIssue, ParsedDocument
 
-KIND = "cr-html"
+KIND = Format.CR_HTML
 _CHARSET = re.compile(rb"<meta[^>]*charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 #: Stands in for <br> while BeautifulSoup flattens a paragraph; never occurs in CR text.
 _BREAK = "\u2028"

@@ -21,13 +21,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import new_document, strip_italics
+from regelwerk.ingest.common import Line, new_document, strip_italics
 from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import RuleNumber, find_references
 from regelwerk.ingest.model.records import GlossaryEntry, IngestIssue, ParsedDocument, Section
-
-#: A logical line: (1-based source line number, text). Blank text separates blocks.
-Line = tuple[int, str]
 
 _CHAPTER = re.compile(r"^([1-9])\.\s+(\S.*)$")
 _SECTION = re.compile(r"^([1-9]\d{2})\.\s+(\S.*)$")
@@ -304,22 +302,29 @@ def _parse_rules(b: _Builder, lines: Sequence[Line]) -> None:
             start(_Draft(str(section), str(section // 100), "section", _clean(m.group(2))), line)
         elif not wrapped and (m := _CHAPTER.match(raw)):
             start(_Draft(m.group(1), None, "chapter", _clean(m.group(2))), line)
-        elif current is None or current.kind not in ("rule", "subrule"):
-            where = "with no rule to attach to" if current is None else (f"under heading {current.number!r}")
-            b.issue(line, f"unnumbered line {where}; expected a numbered rule")
-        elif _EXAMPLE.match(raw.strip()):
-            current.examples.append(_clean(raw))
-            current.lines.append(no)
         else:
-            # Indented continuation paragraphs ("     Of that list, ...") and hard-wrapped lines
-            # belong to the rule or, after an example has started, to that example.
-            if current.examples:
-                current.examples[-1] += "\n" + _clean(raw)
-            else:
-                current.text.append(_clean(raw))
-                current.title = ""
-            current.lines.append(no)
+            _attach(b, current, line)
     flush()
+
+
+def _attach(b: _Builder, current: _Draft | None, line: Line) -> None:
+    """An unnumbered line: an example or a continuation of the current rule, else an issue."""
+    no, raw = line
+    if current is None or current.kind not in ("rule", "subrule"):
+        where = "with no rule to attach to" if current is None else (f"under heading {current.number!r}")
+        b.issue(line, f"unnumbered line {where}; expected a numbered rule")
+    elif _EXAMPLE.match(raw.strip()):
+        current.examples.append(_clean(raw))
+        current.lines.append(no)
+    else:
+        # Indented continuation paragraphs ("     Of that list, ...") and hard-wrapped lines
+        # belong to the rule or, after an example has started, to that example.
+        if current.examples:
+            current.examples[-1] += "\n" + _clean(raw)
+        else:
+            current.text.append(_clean(raw))
+            current.title = ""
+        current.lines.append(no)
 
 
 def _looks_like_heading(text: str) -> bool:
@@ -423,7 +428,7 @@ def _heading_only(b: _Builder, line: Line, title: str) -> Section:
 
 
 def parse_release(
-    kind: str,
+    kind: Format,
     data: bytes,
     source: str,
     lines: list[Line],

@@ -8,11 +8,13 @@ Document. Line numbers in every record are 1-based lines of the newline-normalis
 
 from __future__ import annotations
 
-from regelwerk.ingest.cr_structure import Line, parse_release
+from regelwerk.ingest.common import Line
+from regelwerk.ingest.cr_structure import parse_release
 from regelwerk.ingest.decode import decode
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.records import IngestIssue, ParsedDocument
 
-KIND = "cr-text"
+KIND = Format.CR_TEXT
 #: Strings every release contains; if a fallback decoding lost them, the guess was wrong.
 _KNOWN = ("Comprehensive Rules",)
 _REPLACEMENT = "\ufffd"

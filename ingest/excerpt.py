@@ -34,14 +34,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import document_id, new_document
+from regelwerk.ingest.common import Line, document_id, new_document
 from regelwerk.ingest.decode import decode
+from regelwerk.ingest.model import stemming
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import find_references
 from regelwerk.ingest.model.records import KeywordMention, ParsedDocument, Section
 
-KIND = "excerpt"
+KIND = Format.EXCERPT
 
-Line = tuple[int, str]
 
 _HEADING_MAX = 40
 #: A heading ends without sentence punctuation ("For Mirrodin!" keeps its "!").
@@ -65,15 +66,6 @@ class _Group:
 def lost_references(text: str) -> int:
     """How many "see rule ..." references in `text` lost their number."""
     return len(_LOST.findall(text))
-
-
-def _stem(keyword: str) -> str:
-    """The part of a keyword its paragraphs repeat: "Banding" -> "band", "Disguise" -> "disguis"."""
-    stem = re.sub(r"[^\w\s]+$", "", keyword.lower()).strip()
-    for suffix in ("ing", "e", "s"):
-        if stem.endswith(suffix) and len(stem) - len(suffix) >= 4:
-            return stem[: -len(suffix)]
-    return stem
 
 
 def _is_heading(line: str, following: str | None) -> bool:
@@ -136,13 +128,12 @@ def parse(data: bytes, source: str) -> ParsedDocument:
     for lineno, line in front:
         add("front", "", line, None, (lineno,))
     for group in groups:
-        stem = _stem(group.keyword)
         for i, (lineno, line) in enumerate(group.paragraphs):
             if i == 0:
                 heading = (group.heading_line,) if group.heading_line is not None else ()
                 position = add("keyword", group.keyword, line, group.keyword, (*heading, lineno))
                 mentions.append(KeywordMention(doc_id, group.keyword, "en", None, position))
-            elif stem in line.lower():
+            elif stemming.mentions(line, group.keyword):
                 add("paragraph", group.keyword, line, group.keyword, (lineno,))
             else:
                 add("paragraph", "", line, None, (lineno,))

@@ -32,8 +32,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from regelwerk.ingest.common import document_id, new_document, normalize_quotes
+from regelwerk.ingest.common import Line, document_id, new_document, normalize_quotes
 from regelwerk.ingest.decode import decode
+from regelwerk.ingest.model.format import Format
 from regelwerk.ingest.model.numbers import find_references
 from regelwerk.ingest.model.records import (
     Card,
@@ -43,9 +44,8 @@ from regelwerk.ingest.model.records import (
     Section,
 )
 
-KIND = "glossary-de"
+KIND = Format.GLOSSARY_DE
 
-Line = tuple[int, str]  # (1-based line number, text)
 
 _CARDS_LABEL = re.compile(r"^Kartenbeispiele?\s*:\s*$")
 _EXAMPLE = re.compile(r"^Beispiel\s*:")

@@ -33,11 +33,11 @@ from typing import IO, Any, BinaryIO, cast
 
 from regelwerk.ingest.detect import compression, mtgjson_reason
 from regelwerk.ingest.model.errors import IngestError
-from regelwerk.ingest.model.format import Compression
+from regelwerk.ingest.model.format import Compression, Format
 from regelwerk.ingest.model.ids import file_sha256, sha256, slug
 from regelwerk.ingest.model.records import CardSet, Document, IngestIssue, OracleCard, Printing
 
-KIND = "mtgjson"
+KIND = Format.MTGJSON
 GERMAN = "German"
 #: How much of the decompressed start (and end) of a file we keep to sniff it and find "meta".
 _EDGE = 65536

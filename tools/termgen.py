@@ -2,7 +2,8 @@
 
 The English names and rule numbers in ``data/terms/*.tsv`` must never be typed by hand: the CR
 is the authority, and a hand-typed "Bands with other" or a stale "702.21" would silently break
-linking. So this script reads a CR .txt and (re)writes the English columns, while the German
+linking. So this script reads a CR .txt (parsed by ``regelwerk.ingest``, the one CR parser,
+whose records it reads) and (re)writes the English columns, while the German
 columns, which *are* hand-reviewed, are carried over row by row (merged by English name).
 
 - ``keywords.tsv``: every keyword action (701.x heading), keyword ability (702.x heading) and
@@ -32,19 +33,18 @@ from regelwerk.index.terms.table import (  # re-exported: the generator's public
     read_table,
     write_table,
 )
-from regelwerk.ingest.decode import decode
+from regelwerk.ingest import parse_bytes, parse_path
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.numbers import find_references
+from regelwerk.ingest.model.records import ParsedDocument
 
 __all__ = ["COLUMNS", "KINDS", "SOURCES", "TermRow", "TermTableError", "read_table", "write_table"]
 
 TERMS_DIR = Path(__file__).resolve().parents[1] / "data" / "terms"
 
-_HEADING = re.compile(r"^(?P<number>[1-9]\d{2}(?:\.\d+)?)\.\s+(?P<title>\S.*)$")
 _ABILITY_WORDS = re.compile(r"The ability words are (?P<list>.+?)\.(?:\s|$)")
 _SEE_TERM = re.compile(r"\bSee ([A-Z][^.,“”]*?)\.(?:\s|$)")
 _SEE_SECTION = re.compile(r"\bSee section (\d)\b")
-_SUBRULE = re.compile(r"^(?P<number>[1-9]\d{2}\.\d+[a-z])\.?\s+(?P<text>.*)$")
 
 
 class UnknownCoreTerm(InputError):
@@ -112,43 +112,31 @@ def _is_heading_title(title: str) -> bool:
     return len(title) <= 60 and not title.endswith((".", ":")) and "  " not in title
 
 
-def parse_cr(text: str) -> CrTerms:
-    """Pull headings, the 207.2c ability-word list and glossary entries out of CR text."""
-    lines = text.split("\n")
-    glossary_starts = [i for i, line in enumerate(lines) if line.strip() == "Glossary"]
-    credits = [i for i, line in enumerate(lines) if line.strip() == "Credits"]
-    # The contents list names "Glossary" first; the real glossary is the last such line.
-    body_end = glossary_starts[-1] if glossary_starts else len(lines)
+def cr_terms(parsed: ParsedDocument) -> CrTerms:
+    """Headings, the 207.2c ability-word list and glossary entries of a parsed CR: the CR is
+    parsed once, by ``regelwerk.ingest``; this only reads its records."""
     headings: dict[str, str] = {}
     ability_words: tuple[str, ...] = ()
     ability_word_rule = ""
-    for line in lines[:body_end]:
-        line = line.strip()
-        sub = _SUBRULE.match(line)
-        if sub:
-            found = _ABILITY_WORDS.search(sub.group("text"))
-            if found and not ability_words:
+    for s in parsed.sections:
+        if s.kind == "subrule" and not ability_words:
+            found = _ABILITY_WORDS.search(s.text)
+            if found and s.number:
                 ability_words = _split_list(found.group("list"))
-                ability_word_rule = sub.group("number")
-            continue
-        m = _HEADING.match(line)
-        if m and _is_heading_title(m.group("title").strip()):
-            headings.setdefault(m.group("number"), m.group("title").strip())
+                ability_word_rule = s.number
+        elif s.kind in ("section", "rule") and s.number and s.title and _is_heading_title(s.title):
+            headings.setdefault(s.number, s.title)
     glossary: dict[str, tuple[str, str]] = {}
-    if glossary_starts:
-        end = next((c for c in credits if c > body_end), len(lines))
-        block: list[str] = []
-        for line in [*lines[body_end + 1 : end], ""]:
-            if line.strip():
-                block.append(line.strip())
-                continue
-            if block:
-                head, body = block[0], " ".join(block[1:])
-                glossary.setdefault(head.casefold(), (head, body))
-                for part in head.split(","):
-                    glossary.setdefault(part.strip().casefold(), (head, body))
-                block = []
+    for g in parsed.glossary:
+        heads = (g.term, f"{g.term} (Obsolete)") if g.obsolete else (g.term,)
+        for key in (*heads, *g.terms):
+            glossary.setdefault(key.strip().casefold(), (g.term, g.text))
     return CrTerms(headings, ability_words, ability_word_rule, glossary)
+
+
+def parse_cr(text: str) -> CrTerms:
+    """`cr_terms` of a CR given as text (parsed as a CR .txt whatever its header says)."""
+    return cr_terms(parse_bytes(text.encode("utf-8"), "<text>", "cr-text"))
 
 
 def _split_list(text: str) -> tuple[str, ...]:
@@ -159,8 +147,7 @@ def _split_list(text: str) -> tuple[str, ...]:
 
 
 def read_cr(path: str | Path) -> CrTerms:
-    p = Path(path)
-    return parse_cr(decode(p.read_bytes(), str(p)).text)
+    return cr_terms(parse_path(path, "cr-text"))
 
 
 def merge_keywords(

@@ -26,18 +26,18 @@ from regelwerk.index.terms.shipped import load_terms, stamp
 from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.stemming import stem
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
-SCHEMA = 3
+SCHEMA = 4
 ARTEFACT = "keywords"
 _FILE = "keywords.json"
 
-#: German inflection endings tried when a word is not a name as such ("Giftmarken").
-_DE_ENDINGS = ("nen", "ern", "en", "er", "es", "n", "e", "s")
-_EN_ENDINGS = ("es", "s")
+#: A word shorter than this is matched as written only, never by its stem.
+_MIN_STEMMED = 4
 
 
 class KeywordIndex:
@@ -54,6 +54,10 @@ class KeywordIndex:
             self._en.setdefault(compact(k.en), []).append(k)
             for name in k.german_names:
                 self._de.setdefault(compact(name), []).append(k)
+        # The same tables by stem, for inflected words ("Giftmarken" -> "Giftmarke").
+        self._stemmed = {
+            lang: _by_stem(table, lang) for lang, table in (("en", self._en), ("de", self._de))
+        }
 
     # records --------------------------------------------------------------------------------
     def keywords(self) -> list[Keyword]:
@@ -135,16 +139,13 @@ class KeywordIndex:
         return list(dict.fromkeys(out))
 
     def _lookup(self, word: str, src: str) -> list[Keyword]:
-        table, endings = (self._de, _DE_ENDINGS) if src == "de" else (self._en, _EN_ENDINGS)
+        table = self._de if src == "de" else self._en
         key = compact(word)
         if key in table:
             return table[key]
-        for ending in endings:
-            if key.endswith(ending) and len(key) - len(ending) >= 3:
-                stem = key[: -len(ending)]
-                if stem in table:
-                    return table[stem]
-        return []
+        if len(key) < _MIN_STEMMED:
+            return []
+        return self._stemmed[src].get(stem(key, src), [])
 
     def _compound(self, key: str) -> list[Keyword]:
         for i in range(len(key) - 3, 2, -1):
@@ -158,6 +159,14 @@ class KeywordIndex:
             if heads:
                 return [*heads, *tails]
         return []
+
+
+def _by_stem(table: dict[str, list[Keyword]], lang: str) -> dict[str, list[Keyword]]:
+    out: dict[str, list[Keyword]] = {}
+    for key, keywords in table.items():
+        bucket = out.setdefault(stem(key, lang), [])
+        bucket.extend(k for k in keywords if k not in bucket)
+    return out
 
 
 @functools.cache

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from regelwerk.index.linking.lineage import VERSION, Step, link_pair
 from regelwerk.ingest.model.records import ParsedDocument
+from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
 
 FILE = "lineage.sqlite"
-CR_KINDS = frozenset({"cr-text", "cr-html"})
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pairs (old_sha TEXT, new_sha TEXT, version INTEGER,
                                   PRIMARY KEY (old_sha, new_sha));
@@ -43,16 +43,16 @@ class Release:
 
 
 def chain_of(summaries: Iterable[dict[str, object]]) -> list[Release]:
-    """The English CR releases in date order, one per date (the .txt when a .htm has the same)."""
-    best: dict[str, tuple[bool, Release]] = {}
+    """The English CR releases in release order, one per date (the .txt when a .htm has the same)."""
+    best: dict[str, tuple[ReleaseKey, Release]] = {}
     for d in summaries:
-        version = d.get("version")
-        if d.get("kind") not in CR_KINDS or d.get("language") != "en" or not isinstance(version, str):
+        kind, version = str(d.get("kind")), d.get("version")
+        if d.get("language") != "en" or not isinstance(version, str) or not is_release(kind, version):
             continue
-        candidate = (d.get("kind") == "cr-text", Release(str(d["id"]), str(d["sha256"]), version))
-        if version not in best or candidate[0] > best[version][0]:
-            best[version] = candidate
-    return [best[v][1] for v in sorted(best)]
+        key = release_key(kind, version)
+        if version not in best or key > best[version][0]:
+            best[version] = (key, Release(str(d["id"]), str(d["sha256"]), version))
+    return [r for _, r in sorted(best.values(), key=lambda kr: kr[0])]
 
 
 def pairs_of(chain: Sequence[Release]) -> list[tuple[Release, Release]]:

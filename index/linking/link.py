@@ -36,10 +36,11 @@ from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import slug
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument, Section
+from regelwerk.ingest.model.releases import CR_KINDS
+from regelwerk.ingest.model.stemming import mentions
 
 R = TypeVar("R")
 
-CR_KINDS = frozenset({"cr-text", "cr-html"})
 _KEYWORD_SECTIONS = {701: "keyword_action", 702: "keyword_ability"}
 #: Keyword sections by title: 701/702 today, 501/502 before July 2009.
 _KEYWORD_SECTION_TITLES = {"keyword actions": "keyword_action", "keyword abilities": "keyword_ability"}
@@ -248,7 +249,7 @@ class _Linker:
                 for p in documents
                 if p.document.kind in CR_KINDS and p.document.language == "en"
             ),
-            key=lambda r: (r.parsed.document.version or "", r.parsed.document.kind == "cr-text"),
+            key=lambda r: r.parsed.document.release_key,
             reverse=True,
         )
         self.drafts: dict[str, _Draft] = {}
@@ -485,7 +486,7 @@ class _Linker:
                     index = 0
                     if base is not None:
                         self._add_rule(kid, doc.id, s, base, how)
-            if kid is None or base is None or not _mentions(s.text, self.drafts[kid].en):
+            if kid is None or base is None or not mentions(s.text, self.drafts[kid].en):
                 kid = base = None
                 leftovers.append(s)
                 continue
@@ -563,13 +564,6 @@ class _Linker:
             d.cards.append(ref)
             for reminder in _reminders(card.text, d.german() or [d.en]):
                 d.reminders.append(TextRef(doc.id, doc.language.split("+")[0], reminder, title=card.name_en))
-
-
-def _mentions(text: str, name: str) -> bool:
-    """Does a paragraph still talk about the keyword ("band" counts for "Banding")?"""
-    key = compact(name)
-    stem = re.sub(r"(ing|s|e)$", "", key) if len(key) > 5 else key
-    return stem in compact(text)
 
 
 def _comparable(text: str) -> str:

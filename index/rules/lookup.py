@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, Unknown
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument
+from regelwerk.ingest.model.releases import CR_KINDS
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules4"
-CR_KINDS = frozenset({"cr-text", "cr-html"})
 
 
 class UnknownVersion(InputError):
@@ -50,16 +50,6 @@ def keyword_links(library: Corpus) -> KeywordIndex:
     from regelwerk.index.linking.keyword_index import keyword_index
 
     return keyword_index(library)
-
-
-def newest_cr(docs: Iterable[ParsedDocument], language: str = "en") -> ParsedDocument | None:
-    """The CR release with the latest effective date in `language`."""
-    crs = [
-        p
-        for p in docs
-        if p.document.kind in CR_KINDS and p.document.language == language and p.document.version
-    ]
-    return max(crs, key=lambda p: (p.document.version or "", p.document.kind == "cr-text"), default=None)
 
 
 def lineage_chain(library: Corpus, progress: Callable[[str], None] | None = None) -> Chain:
@@ -122,18 +112,17 @@ CREATE INDEX sections_current ON sections(current);
 """
 
 
-def _doc_rank(parsed: ParsedDocument) -> int:
-    """Higher is preferred: dated CR releases by date, then everything else."""
-    d = parsed.document
-    if d.kind in CR_KINDS and d.version:
-        return int(d.version.replace("-", "")) * 10 + (d.kind == "cr-text")
-    return 0
+def _doc_ranks(docs: list[ParsedDocument]) -> dict[str, int]:
+    """Higher is preferred: release order as a number (0 for documents that are no release)."""
+    releases = sorted((p.document for p in docs if p.document.is_release), key=lambda d: d.release_key)
+    return {d.id: rank for rank, d in enumerate(releases, 1)}
 
 
 def build_rules_table(library: Corpus, folder: Path) -> None:
     docs = library.store.all()
     removed: dict[tuple[str, str], str] = {}
     currents = current_numbers(library, docs, removed)
+    ranks = _doc_ranks(docs)
     con = sqlite3.connect(folder / "rules.sqlite")
     try:
         con.executescript(_SCHEMA)
@@ -141,7 +130,7 @@ def build_rules_table(library: Corpus, folder: Path) -> None:
             d = parsed.document
             con.execute(
                 "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
-                (d.id, d.title, d.language, d.kind, d.version, _doc_rank(parsed)),
+                (d.id, d.title, d.language, d.kind, d.version, ranks.get(d.id, 0)),
             )
             con.executemany(
                 "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -372,6 +361,58 @@ def _label(con: sqlite3.Connection, row: sqlite3.Row, width: int = 60) -> str:
     return f"{title}: {short}" if title else short
 
 
+def _elsewhere_notes(
+    con: sqlite3.Connection,
+    row: sqlite3.Row,
+    docs: dict[str, sqlite3.Row],
+    same_number: list[sqlite3.Row],
+    notes: list[str],
+) -> list[dict[str, Any]]:
+    """The other releases in which the same number means another rule, each also as a note."""
+    number, current = row["number"], row["current"]
+    elsewhere = []
+    for other in same_number:
+        if other["doc"] == row["doc"] or other["language"] != row["language"]:
+            continue
+        moved = other["current"] != current and other["current"] is not None
+        unlinked = other["current"] is None and other["title"] and other["title"] != row["title"]
+        if (moved or unlinked) and docs[other["doc"]]["kind"] in CR_KINDS:
+            elsewhere.append(
+                {
+                    "document": other["doc"],
+                    "version": docs[other["doc"]]["version"],
+                    "title": _title(con, other),
+                    "current": other["current"],
+                }
+            )
+    for e in elsewhere[:3]:
+        today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
+        notes.append(f"{number} in the {e['version'] or e['document']} rules is {e['title']}{today}.")
+    return elsewhere
+
+
+def _references(
+    con: sqlite3.Connection, row: sqlite3.Row, children: list[sqlite3.Row]
+) -> list[dict[str, Any]]:
+    """The rules `row` and its subrules cite, each with its title, outside the rule itself."""
+    number = row["number"]
+    refs: dict[str, None] = {}
+    for r in (row, *children):
+        for ref in json.loads(r["refs"]):
+            if ref != number and not RuleNumber.parse(number).contains(RuleNumber.parse(ref)):
+                refs.setdefault(ref, None)
+    references: list[dict[str, Any]] = []
+    for ref in refs:
+        # the same document first, else the newest release that has it
+        target = con.execute(
+            "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? "
+            "ORDER BY s.doc = ? DESC, s.language = ? DESC, d.rank DESC",
+            (ref, row["doc"], row["language"]),
+        ).fetchone()
+        references.append({"number": ref, "title": _label(con, target) if target else None})
+    return references
+
+
 def _view(
     con: sqlite3.Connection,
     row: sqlite3.Row,
@@ -398,38 +439,8 @@ def _view(
         notes.append(f"{number} in {_where(doc)} was removed in the {row['removed_in']} rules.")
     elif current is None:
         notes.append(f"{number} in {_where(doc)}: its number in the newest English rules is not known.")
-    elsewhere = []
-    for other in same_number:
-        if other["doc"] == row["doc"] or other["language"] != row["language"]:
-            continue
-        moved = other["current"] != current and other["current"] is not None
-        unlinked = other["current"] is None and other["title"] and other["title"] != row["title"]
-        if (moved or unlinked) and docs[other["doc"]]["kind"] in CR_KINDS:
-            elsewhere.append(
-                {
-                    "document": other["doc"],
-                    "version": docs[other["doc"]]["version"],
-                    "title": _title(con, other),
-                    "current": other["current"],
-                }
-            )
-    for e in elsewhere[:3]:
-        today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
-        notes.append(f"{number} in the {e['version'] or e['document']} rules is {e['title']}{today}.")
-    refs: dict[str, None] = {}
-    for r in (row, *children):
-        for ref in json.loads(r["refs"]):
-            if ref != number and not RuleNumber.parse(number).contains(RuleNumber.parse(ref)):
-                refs.setdefault(ref, None)
-    references = []
-    for ref in refs:
-        # the same document first, else the newest release that has it
-        target = con.execute(
-            "SELECT s.* FROM sections s JOIN docs d ON d.id = s.doc WHERE s.number = ? "
-            "ORDER BY s.doc = ? DESC, s.language = ? DESC, d.rank DESC",
-            (ref, row["doc"], row["language"]),
-        ).fetchone()
-        references.append({"number": ref, "title": _label(con, target) if target else None})
+    elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
+    references = _references(con, row, children)
     return RuleView(
         number=number,
         title=title,

@@ -32,6 +32,7 @@ from whoosh.analysis import (
 from whoosh.lang import stopwords_for_language
 
 from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.stemming import stem, stem_de, stem_en
 
 #: Tokens: runs of word characters; an apostrophe inside a word ("creature’s") splits it.
 WORD_PATTERN = r"\w+"
@@ -122,7 +123,6 @@ RULES_PARTS: frozenset[str] = frozenset(
     ]
 )
 _LINKS = ("", "s", "es", "n", "en", "e")
-_ENDINGS = ("", "e", "en", "n", "s", "es", "er", "ern", "em")
 _MIN_PART = 3
 
 
@@ -133,10 +133,8 @@ def split_compound(word: str, parts: frozenset[str] = RULES_PARTS) -> tuple[str,
 
 
 def _split(rest: str, parts: frozenset[str], first: bool) -> list[str] | None:
-    for ending in _ENDINGS:
-        stem = rest[: len(rest) - len(ending)] if ending else rest
-        if rest.endswith(ending) and stem in parts and not first:
-            return [rest]
+    if not first and (rest in parts or stem(rest, "de") in _stems(parts)):
+        return [rest]
     for cut in range(len(rest) - _MIN_PART, _MIN_PART - 1, -1):
         head = rest[:cut]
         for link in _LINKS:
@@ -148,6 +146,13 @@ def _split(rest: str, parts: frozenset[str], first: bool) -> list[str] | None:
                 if tail:
                     return [base, *tail]
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _stems(parts: frozenset[str]) -> frozenset[str]:
+    """The German stems of a compound vocabulary: an inflected last part ("...marken") meets
+    its word ("marke")."""
+    return frozenset(stem(p, "de") for p in parts)
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -258,7 +263,7 @@ def english() -> Analyzer:
         RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
         | StopFilter(stoplist=EN_STOP, minsize=1)
-        | StemFilter(lang="en")
+        | StemFilter(stemfn=stem_en)
     )
 
 
@@ -269,7 +274,7 @@ def german() -> Analyzer:
         | FoldFilter()
         | CompoundFilter()
         | StopFilter(stoplist=DE_STOP, minsize=1)
-        | StemFilter(lang="de")
+        | StemFilter(stemfn=stem_de)
     )
 
 

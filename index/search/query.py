@@ -334,15 +334,7 @@ class SearchEngine:
         said = set() if said is None else said
         numbers = [n for n in _NUMBER.findall(text)]
         rest = _NUMBER.sub(" ", text)
-        words = [w for w in _WORD.findall(rest)]
-        fixed: list[str] = []
-        for w in words:
-            better = self.correct(w)
-            if better is not None and fold(better) != fold(w):
-                notes.append(f"searched for {better!r} instead of {w!r}")
-                fixed.append(better)
-            else:
-                fixed.append(w)
+        fixed = self._corrected(_WORD.findall(rest), notes)
         joined = " ".join(fixed)
         en, de = set(terms("en", joined)), set(terms("de", joined))
         # English words the English text knows need no translation: German sections carry
@@ -377,16 +369,22 @@ class SearchEngine:
         ordered = terms("en", joined)
         if 1 < len(ordered) <= PHRASE_WORDS:
             phrase[:] = ordered
-        for n in numbers:
-            try:
-                norm = str(RuleNumber.parse(n))
-            except InputError:
-                continue
-            clauses.append(wq.Term("number", norm, boost=8.0))
-            clauses.append(wq.Term("current", norm, boost=8.0))
+        clauses.extend(_number_clauses(numbers))
         highlight["en"] |= en | to_en | plain_en | synonyms
         highlight["de"] |= de | to_de
         return _union(clauses)
+
+    def _corrected(self, words: list[str], notes: list[str]) -> list[str]:
+        """`words` with each misspelt one replaced by its correction (and a note saying so)."""
+        fixed: list[str] = []
+        for w in words:
+            better = self.correct(w)
+            if better is not None and fold(better) != fold(w):
+                notes.append(f"searched for {better!r} instead of {w!r}")
+                fixed.append(better)
+            else:
+                fixed.append(w)
+        return fixed
 
     def _parsed(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
         fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
@@ -452,6 +450,19 @@ class SearchEngine:
         if found is None:
             found = self._analyzed[key] = frozenset(terms(lang, word))
         return found
+
+
+def _number_clauses(numbers: list[str]) -> list[Any]:
+    """Rule numbers inside a plain query ("Schaden 510.1c") match the rule and what it is today."""
+    clauses: list[Any] = []
+    for n in numbers:
+        try:
+            norm = str(RuleNumber.parse(n))
+        except InputError:
+            continue
+        clauses.append(wq.Term("number", norm, boost=8.0))
+        clauses.append(wq.Term("current", norm, boost=8.0))
+    return clauses
 
 
 def _union(clauses: list[Any]) -> Any:

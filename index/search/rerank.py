@@ -18,6 +18,7 @@ from typing import Any
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber, find_references
+from regelwerk.ingest.model.releases import release_date
 
 Fields = dict[str, Any]
 Ranked = list[tuple[Fields, float]]
@@ -213,5 +214,4 @@ def consequence_factor(f: Fields) -> float:
 
 def version_rank(version: str | None, language: str | None) -> int:
     """Newest dated release first; English before German at equal dates (the default view)."""
-    date = int(version.replace("-", "")) if version else 0
-    return date * 2 + (language == "en")
+    return release_date(version) * 2 + (language == "en")

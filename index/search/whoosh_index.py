@@ -23,23 +23,25 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from regelwerk.index.rules.lookup import CR_KINDS, current_numbers, keyword_links
+from regelwerk.index.rules.lookup import current_numbers, keyword_links
 from regelwerk.index.search.analysis import english, german
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber, lineage
-from regelwerk.ingest.model.records import ParsedDocument, Section
+from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
+from regelwerk.ingest.model.releases import newest_release
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search9"
+INDEX_SALT = "search10"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -77,19 +79,17 @@ def default_scope(docs: list[ParsedDocument]) -> set[tuple[str, str]]:
     covers (today: the German seeds); an undated English excerpt is superseded by any English
     CR release.
     """
-    newest: dict[str, tuple[str, str]] = {}
-    for p in docs:
-        d = p.document
-        if d.kind in CR_KINDS and d.version:
-            best = newest.get(d.language)
-            if best is None or (d.version, d.kind == "cr-text") > (best[1], False):
-                newest[d.language] = (d.id, d.version)
+    newest: dict[str, str] = {}
+    for lang in {p.document.language for p in docs if p.document.is_release}:
+        found = newest_release(docs, lang)
+        if found is not None:
+            newest[lang] = found.document.id
     out: set[tuple[str, str]] = set()
     for p in docs:
         d = p.document
         for lang in _languages(p):
-            if d.kind in CR_KINDS and d.version:
-                if newest.get(lang, ("",))[0] == d.id:
+            if d.is_release:
+                if newest.get(lang) == d.id:
                     out.add((d.id, lang))
             elif lang not in newest:
                 out.add((d.id, lang))
@@ -127,81 +127,104 @@ def _assigned_numbers(library: Corpus, parsed: ParsedDocument) -> dict[int, tupl
 
 
 def _records(library: Corpus) -> Iterator[dict[str, Any]]:
+    """One whoosh document per indexable section and per glossary entry of every document."""
     docs = library.store.all()
     currents = current_numbers(library, docs)
     names = _keyword_names(library)
     scope = default_scope(docs)
     for parsed in docs:
         d = parsed.document
-        assigned = _assigned_numbers(library, parsed)
-        titles: dict[tuple[str | None, str], Section] = {}
+        numbers = _Numbers(currents, _assigned_numbers(library, parsed), names)
+        titles: dict[tuple[str | None, str], Section] = {
+            (s.number, s.language): s for s in parsed.sections if s.number
+        }
         for s in parsed.sections:
-            if s.number:
-                titles[(s.number, s.language)] = s
-        for s in parsed.sections:
-            if s.kind in ("front", "credits", "chapter"):
-                continue
-            ctx: dict[str, list[str]] = {"en": [], "de": []}
-            parent = titles.get((s.parent, s.language)) if s.parent else None
-            # shown with the hit: its own title, else the nearest titled ancestor's (704.5q ->
-            # "State-Based Actions"); the context field below still takes only the parent's
-            above = (titles.get((n, s.language)) for n in lineage(s.parent or ""))
-            title = s.title or next((t.title for t in above if t is not None and t.title), "")
-            rule_number = s.number if s.kind == "rule" else s.parent
-            given, given_current = assigned.get(s.position, (None, None))
-            if given is not None:
-                rn = RuleNumber.parse(given)
-                rule_number = str(rn if rn.letter is None else rn.parent)
-            kw = names.get((d.id, rule_number or ""))
-            if kw is not None:
-                # A keyword rule's title names what every subrule is about ("Trample"); a
-                # generic section's ("Life", "Counters") would pull its every subrule into
-                # any question using that word, ahead of the rule that answers it.
-                if parent is not None and parent.title and not s.title:
-                    ctx[s.language].append(parent.title)
-                ctx["en"].extend(kw[0])
-                ctx["de"].extend(kw[1])
-            if s.keyword and s.keyword != s.title:
-                ctx[s.language].append(s.keyword)
-            text = s.text if s.text != s.title else ""
-            body = "\n".join([text, *s.examples])
-            yield {
-                "key": f"{d.id}#{s.position}",
-                "number": s.number,
-                "numpath": _numpath(s.number),
-                "current": currents.get((d.id, s.number)) if s.number else given_current,
-                "title": title,
-                "term": None,
-                "text": body or s.title,
-                f"title_{s.language}": s.title or s.keyword or "",
-                "ctx_en": " ".join(ctx["en"]),
-                "ctx_de": " ".join(ctx["de"]),
-                f"text_{s.language}": body,
-                "language": s.language,
-                "document": d.id,
-                "version": d.version,
-                "kind": s.kind,
-                "scope": "default" if (d.id, s.language) in scope else "other",
-                "position": s.position,
-            }
+            if s.kind not in ("front", "credits", "chapter"):
+                yield _section_record(d, s, titles, numbers, (d.id, s.language) in scope)
         for g in parsed.glossary:
-            yield {
-                "key": f"{d.id}#g{g.position}",
-                "number": None,
-                "numpath": "",
-                "current": None,
-                "title": g.term,
-                "term": g.term,
-                "text": g.text,
-                f"title_{g.language}": g.term,
-                f"text_{g.language}": g.text,
-                "language": g.language,
-                "document": d.id,
-                "version": d.version,
-                "kind": "glossary",
-                "scope": "default" if (d.id, g.language) in scope else "other",
-                "position": 100000 + g.position,
-            }
+            yield _glossary_record(d, g, (d.id, g.language) in scope)
+
+
+@dataclass(frozen=True)
+class _Numbers:
+    """What linking says about one document's numbers: today's number of each, the numbers
+    it assigned to unnumbered paragraphs, and the keyword names of each keyword rule."""
+
+    currents: dict[tuple[str, str], str | None]
+    assigned: dict[int, tuple[str, str | None]]
+    names: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]
+
+
+def _section_record(
+    d: Document,
+    s: Section,
+    titles: dict[tuple[str | None, str], Section],
+    numbers: _Numbers,
+    in_scope: bool,
+) -> dict[str, Any]:
+    ctx: dict[str, list[str]] = {"en": [], "de": []}
+    parent = titles.get((s.parent, s.language)) if s.parent else None
+    # shown with the hit: its own title, else the nearest titled ancestor's (704.5q ->
+    # "State-Based Actions"); the context field below still takes only the parent's
+    above = (titles.get((n, s.language)) for n in lineage(s.parent or ""))
+    title = s.title or next((t.title for t in above if t is not None and t.title), "")
+    rule_number = s.number if s.kind == "rule" else s.parent
+    given, given_current = numbers.assigned.get(s.position, (None, None))
+    if given is not None:
+        rn = RuleNumber.parse(given)
+        rule_number = str(rn if rn.letter is None else rn.parent)
+    kw = numbers.names.get((d.id, rule_number or ""))
+    if kw is not None:
+        # A keyword rule's title names what every subrule is about ("Trample"); a
+        # generic section's ("Life", "Counters") would pull its every subrule into
+        # any question using that word, ahead of the rule that answers it.
+        if parent is not None and parent.title and not s.title:
+            ctx[s.language].append(parent.title)
+        ctx["en"].extend(kw[0])
+        ctx["de"].extend(kw[1])
+    if s.keyword and s.keyword != s.title:
+        ctx[s.language].append(s.keyword)
+    text = s.text if s.text != s.title else ""
+    body = "\n".join([text, *s.examples])
+    return {
+        "key": f"{d.id}#{s.position}",
+        "number": s.number,
+        "numpath": _numpath(s.number),
+        "current": numbers.currents.get((d.id, s.number)) if s.number else given_current,
+        "title": title,
+        "term": None,
+        "text": body or s.title,
+        f"title_{s.language}": s.title or s.keyword or "",
+        "ctx_en": " ".join(ctx["en"]),
+        "ctx_de": " ".join(ctx["de"]),
+        f"text_{s.language}": body,
+        "language": s.language,
+        "document": d.id,
+        "version": d.version,
+        "kind": s.kind,
+        "scope": "default" if in_scope else "other",
+        "position": s.position,
+    }
+
+
+def _glossary_record(d: Document, g: GlossaryEntry, in_scope: bool) -> dict[str, Any]:
+    return {
+        "key": f"{d.id}#g{g.position}",
+        "number": None,
+        "numpath": "",
+        "current": None,
+        "title": g.term,
+        "term": g.term,
+        "text": g.text,
+        f"title_{g.language}": g.term,
+        f"text_{g.language}": g.text,
+        "language": g.language,
+        "document": d.id,
+        "version": d.version,
+        "kind": "glossary",
+        "scope": "default" if in_scope else "other",
+        "position": 100000 + g.position,
+    }
 
 
 def build_index(library: Corpus, folder: Path) -> None:

@@ -18,6 +18,7 @@ from regelwerk.index.store.home import home_dir
 from regelwerk.ingest.model.errors import IngestError
 from regelwerk.ingest.model.ids import sha256
 from regelwerk.ingest.model.records import ParsedDocument
+from regelwerk.ingest.model.releases import release_key
 
 
 @dataclass
@@ -123,9 +124,6 @@ class Corpus:
     def documents(self) -> list[dict[str, Any]]:
         """Summaries of every stored document, newest CR releases first."""
         docs = self.store.summaries()
-        docs.sort(key=lambda d: (d["kind"] not in ("cr-text", "cr-html"), -_date_num(d["version"]), d["id"]))
+        docs.sort(key=lambda d: d["id"])
+        docs.sort(key=lambda d: release_key(d["kind"], d["version"]), reverse=True)
         return docs
-
-
-def _date_num(version: str | None) -> int:
-    return int(version.replace("-", "")) if version else 0

@@ -22,10 +22,10 @@ from regelwerk.index.linking.keyword_index import KeywordIndex
 from regelwerk.index.terms.aliases import Alias, load_aliases
 from regelwerk.ingest.model.errors import InvalidQuery, UnknownKeyword
 from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.stemming import stem
 
 MAX_QUERY = 200
 FUZZY_CUTOFF = 75.0
-_DE_ENDINGS = ("nen", "ern", "en", "er", "es", "n", "e", "s")
 #: Rank of each way of matching at equal score (lower first).
 _HOW_ORDER = {"exact": 0, "sense": 1, "synonym": 2, "card": 3, "inflection": 4, "fuzzy": 5}
 
@@ -123,15 +123,21 @@ class Vocabulary:
         self.by_key: dict[str, list[_Entry]] = {}
         for e in self.entries:
             self.by_key.setdefault(e.key, []).append(e)
+        # Inflected forms ("Trampelschadens", "Giftmarken") meet their entry by stem.
+        self.by_stem: dict[str, list[_Entry]] = {}
+        for key, found in self.by_key.items():
+            for lang in ("de", "en"):
+                bucket = self.by_stem.setdefault(stem(key, lang), [])
+                bucket.extend(e for e in found if e not in bucket)
 
     def lookup(self, query: str) -> list[TermMatch]:
         key = compact(query)
         hits = [(e, 100.0, e.how) for e in self.by_key.get(key, [])]
         if not hits:
-            for ending in _DE_ENDINGS:
-                stem = key[: -len(ending)]
-                if key.endswith(ending) and len(stem) >= 3 and stem in self.by_key:
-                    hits = [(e, 95.0, "inflection") for e in self.by_key[stem]]
+            for lang in ("de", "en") if len(key) >= 4 else ():
+                inflected = self.by_stem.get(stem(key, lang))
+                if inflected:
+                    hits = [(e, 95.0, "inflection") for e in inflected]
                     break
         if not hits:
             from rapidfuzz import fuzz, process

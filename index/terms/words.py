@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 
 from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.stemming import stem
 
 #: Ordinary German rules words ("zehn", "verliert", "Spieler") the keyword tables do not name.
 WORDS_FILE = "words.tsv"
@@ -61,13 +62,18 @@ def _table(filename: str, header: str) -> dict[str, tuple[str, ...]]:
 
 
 def translate_word(word: str) -> tuple[str, ...]:
-    """English words for an ordinary German word, or () (folded forms, then a stripped ending)."""
-    table = word_table()
+    """English words for an ordinary German word, or () (its folded form, then its stem)."""
     key = fold(word.lower())
-    found = table.get(key)
-    if found is None:
-        for ending in ("en", "er", "es", "st", "e", "n", "s", "t"):
-            if key.endswith(ending) and len(key) - len(ending) >= 4 and key[: -len(ending)] in table:
-                found = table[key[: -len(ending)]]
-                break
+    found = word_table().get(key)
+    if found is None and len(key) >= 5:
+        found = _stemmed_word_table().get(stem(key, "de"))
     return found or ()
+
+
+@functools.cache
+def _stemmed_word_table() -> dict[str, tuple[str, ...]]:
+    """`word_table` by German stem; the first form of a stem wins, as in the file."""
+    out: dict[str, tuple[str, ...]] = {}
+    for form, english in word_table().items():
+        out.setdefault(stem(form, "de"), english)
+    return out

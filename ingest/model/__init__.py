@@ -11,7 +11,9 @@ format module):
 - ``numbers``: rule numbers (``RuleNumber``), their order and references in text;
 - ``fold``: umlaut/case folding (ü = ue = u, ß = ss) for matching;
 - ``format``: the ``Format`` enum of document kinds and the ``Compression`` containers;
-- ``ids``: content hashes and slugs for ids.
+- ``ids``: content hashes and slugs for ids;
+- ``stemming``: the one stemmer, ``stem(word, lang)`` on Snowball;
+- ``releases``: release order (which CR release is newest) and the one list of CR kinds.
 """
 
 from __future__ import annotations
@@ -43,8 +45,11 @@ from regelwerk.ingest.model.records import (
     Record,
     Section,
 )
+from regelwerk.ingest.model.releases import CR_KINDS, newest_release, release_date, release_key
+from regelwerk.ingest.model.stemming import mentions, stem
 
 __all__ = [
+    "CR_KINDS",
     "SUBRULE_LETTERS",
     "Card",
     "CardSet",
@@ -72,6 +77,11 @@ __all__ = [
     "find_references",
     "fold",
     "lineage",
+    "mentions",
+    "newest_release",
+    "release_date",
+    "release_key",
     "sha256",
     "slug",
+    "stem",
 ]

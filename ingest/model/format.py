@@ -13,6 +13,9 @@ class Format(enum.StrEnum):
     EXCERPT = "excerpt"
     MTGJSON = "mtgjson"
 
+    def __repr__(self) -> str:  # eval-able, as records' reprs are
+        return f"Format({self.value!r})"
+
 
 class Compression(enum.StrEnum):
     """Containers MTGJSON ships its files in, recognised by their magic bytes."""

@@ -12,6 +12,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from regelwerk.ingest.model.format import Format
+from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
+
 T = TypeVar("T", bound="Record")
 
 
@@ -54,12 +57,26 @@ class Document(Record):
     id: str
     title: str
     language: str  # "en", "de", or "de+en" for a bilingual dump
-    kind: str  # a Format value: "cr-text", "cr-html", "bilingual-dump", "glossary-de", "excerpt"
+    kind: Format  # which ingest module read it (a str given here is converted)
     version: str | None  # ISO effective date ("2026-04-17") when the document states one
     source: str  # the path it was read from
     sha256: str
     encoding: str = "utf-8"
     newline: str = "\n"  # the line ending the file used: "\r\n", "\r" or "\n"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, Format):
+            object.__setattr__(self, "kind", Format(self.kind))
+
+    @property
+    def is_release(self) -> bool:
+        """A dated Comprehensive Rules release (see ``releases``)."""
+        return is_release(self.kind, self.version)
+
+    @property
+    def release_key(self) -> ReleaseKey:
+        """Sortable release order: ``max(docs, key=lambda d: d.release_key)`` is the newest."""
+        return release_key(self.kind, self.version)
 
     def summary(self) -> dict[str, Any]:
         """The fields every document kind shows in ``ingest`` and ``docs``."""
