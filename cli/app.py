@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from regelwerk.cli.options import JsonOption
+from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import Commands, emit
 
 if TYPE_CHECKING:
@@ -24,27 +24,53 @@ app = typer.Typer(
     cls=Commands,
     help="Bilingual (German/English) Magic: The Gathering rules reference.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"regelwerk {version('regelwerk')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def regelwerk(
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+    lang: LangOption = None,
+) -> None:
+    """Bilingual (German/English) Magic: The Gathering rules reference."""
+    # --lang here only has to be accepted: the interface language (labels, messages, help) is
+    # read from the whole command line before any command runs (cli.i18n.detect).
+
+
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Rule documents or directories of them."),
+    paths: list[Path] = typer.Argument(
+        ..., help="Rule documents, MTGJSON card files, or directories of them."
+    ),
     fmt: str | None = typer.Option(
         None, "--format", help="Force a format: cr-text, cr-html, bilingual-dump, glossary-de, excerpt."
     ),
     strict: bool = typer.Option(
         False, "--strict", help="Refuse a file with any line the parser could not place."
     ),
+    follow_symlinks: bool = typer.Option(
+        False, "--follow-symlinks", help="Also read symbolic links found inside directories."
+    ),
     json_mode: JsonOption = False,
 ) -> None:
-    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps)."""
+    """Add rule documents (CR .txt/.htm of any release, German glossary pages, rule dumps) and
+    MTGJSON card files (set files or AllPrintings; .json, .gz, .xz, .bz2, .zip)."""
     from regelwerk.cli.ingest_view import run_ingest
 
-    run_ingest(paths, fmt, json_mode, strict=strict)
+    run_ingest(paths, fmt, json_mode, strict=strict, follow_symlinks=follow_symlinks)
 
 
 @app.command()
@@ -58,20 +84,25 @@ def docs(json_mode: JsonOption = False) -> None:
         from regelwerk.cli.tables import documents_table
 
         con.print(documents_table(data["documents"]))
-        con.print(f"store: {data['home']} (set REGELWERK_HOME to use another)", markup=False, soft_wrap=True)
+        from regelwerk.cli.i18n import _
+
+        line = _("store: {home} (set REGELWERK_HOME to use another)").format(home=data["home"])
+        con.print(line, markup=False, soft_wrap=True)
 
     emit(data, json_mode, render)
 
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import archive, example, history, rule, search, term
+    from regelwerk.cli import archive, card, example, history, rule, search, serve, term
 
     rule.register(app)
+    card.register(app)
     history.register(app)
     archive.register(app)
     search.register(app)
     term.register(app)
+    serve.register(app)
     app.add_typer(example.app, name="example", help=example.__doc__)
 
 

@@ -136,14 +136,28 @@ def _lookup(t: gettext.NullTranslations, text: str) -> str:
     return text if translated == clean else translated
 
 
-def install_for_click(lang: str | None = None) -> None:
-    """Let click/typer's own words ("Options", "Commands", "required") follow the language.
+def install_for_typer(lang: str | None = None) -> None:
+    """Let typer's own words ("Options", "Commands", "required") follow the language.
 
-    They call the stdlib's module-level ``gettext.gettext``, which reads the global text domain
-    and the ``LANGUAGE`` variable; our catalog carries German for them.
+    typer looks them up with the stdlib's module-level ``gettext`` (``typer.core._``), which
+    reads the process locale; pointing that name at our catalog makes them follow ``--lang``
+    without touching the environment. Our catalog carries German for them (tools/i18n.py).
     """
-    lang = lang or current()
-    with resources.as_file(resources.files("regelwerk.cli") / "locale") as localedir:
-        gettext.bindtextdomain(DOMAIN, str(localedir))
-    gettext.textdomain(DOMAIN)
-    os.environ["LANGUAGE"] = lang
+    import typer.core
+
+    typer.core._ = catalog(lang or current()).gettext  # type: ignore[attr-defined]
+
+
+def message(data: Any) -> str:
+    """A ``Message.to_dict()`` (``{"id": template, "args": {...}}``) in the interface language;
+    arguments that are messages themselves are translated too."""
+    args = {k: message(v) if isinstance(v, dict) else str(v) for k, v in data.get("args", {}).items()}
+    return _(str(data["id"])).format(**args)
+
+
+def messages_or_notes(data: dict[str, Any]) -> list[str]:
+    """The notes of a facade payload in the interface language (its ``messages`` if it has them)."""
+    found = data.get("messages")
+    if found and len(found) == len(data.get("notes", ())):
+        return [message(m) for m in found]
+    return [str(n) for n in data.get("notes", ())]

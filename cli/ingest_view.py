@@ -8,13 +8,21 @@ from typing import Any
 
 import typer
 
+from regelwerk.cli.i18n import _
 from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
 SHOWN_ISSUES = 3
 
 
-def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: bool = False) -> None:
+def run_ingest(
+    paths: list[Path],
+    fmt: str | None,
+    json_mode: bool,
+    *,
+    strict: bool = False,
+    follow_symlinks: bool = False,
+) -> None:
     from regelwerk.index.facade import Library
     from regelwerk.ingest.model.format import Format
 
@@ -22,7 +30,7 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
         choices = ", ".join(f.value for f in Format)
         bad_usage(f"--format: {fmt!r} is not a format; expected one of {choices}")
     library = Library()
-    files = library.files(paths)
+    files = library.files(paths, follow_symlinks=follow_symlinks)
     if not json_mode and sys.stderr.isatty() and len(files) > 1:
         from rich.progress import Progress
 
@@ -41,16 +49,22 @@ def run_ingest(paths: list[Path], fmt: str | None, json_mode: bool, *, strict: b
 
                 bar.update(task, description=f"building: {escape(safe_text(text))}")
 
-            data = library.ingest(paths, fmt, strict=strict, progress=step, stage=stage)
+            data = library.ingest(
+                paths, fmt, strict=strict, progress=step, stage=stage, follow_symlinks=follow_symlinks
+            )
     else:
-        data = library.ingest(paths, fmt, strict=strict)
+        data = library.ingest(paths, fmt, strict=strict, follow_symlinks=follow_symlinks)
 
     def render(con: Any) -> None:
         from regelwerk.cli.tables import documents_table
 
-        con.print(documents_table(data["documents"], title="Ingested"))
+        con.print(documents_table(data["documents"], title=_("Ingested")))
         for doc_id in data["unchanged"]:
-            con.print(f"{doc_id}: unchanged (same sha256), nothing to do")
+            con.print(_("{document}: unchanged (same sha256), nothing to do").format(document=doc_id),
+                      markup=False)
+        for skip in data["skipped"]:
+            con.print(_("note: {message}").format(message=skip), markup=False, highlight=False,
+                      soft_wrap=True)
         for summary in data["documents"]:
             issues = summary["issues"]
             for issue in issues[:SHOWN_ISSUES]:

@@ -37,3 +37,19 @@ JsonOption = Annotated[
 LangOption = Annotated[
     str | None, typer.Option("--lang", help=LANG_HELP, callback=_check_lang, show_default=False)
 ]
+
+
+def _check_lang_both(value: str | None) -> str | None:
+    if value is not None and value not in (*LANGUAGES, "both"):
+        raise typer.BadParameter(f"{value!r} is not supported; use 'en', 'de' or 'both'")
+    return value
+
+
+#: ``--lang`` of commands that can also show both languages side by side (``rule``).
+LangBothOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang", callback=_check_lang_both, show_default=False,
+        help=LANG_HELP + " both: German and English side by side where both exist.",
+    ),
+]

@@ -101,7 +101,12 @@ def emit(data: dict[str, Any], json_mode: bool, render: Callable[[Console], None
 
 
 def error_text(message: str) -> str:
-    return message if message.startswith("error:") else f"error: {message}"
+    """``error: MESSAGE``, the prefix in the interface language (``Fehler:``)."""
+    from regelwerk.cli.i18n import _
+
+    if message.startswith("error:"):
+        return message
+    return _("error: {message}").format(message=message)
 
 
 def report(message: str, json_mode: bool) -> None:
@@ -157,6 +162,12 @@ class Commands(TyperGroup):
     ) -> NoReturn:
         argv = list(sys.argv[1:] if args is None else args)
         extra["standalone_mode"] = False
+        from regelwerk.cli import i18n
+
+        # the interface language must be known before click formats any help text
+        i18n.use(i18n.detect(argv, os.environ))
+        i18n.localize(self)
+        i18n.install_for_typer()
         try:
             rc = super().main(argv, prog_name, **extra)
             # click returns the exit code of a typer.Exit instead of raising it in this mode

@@ -1,7 +1,9 @@
 """``regelwerk rule NUMBER``: one rule with its subrules, examples and cross-references.
 
-Thin: parse the options, ask the library facade (``Library.rule``), render. This path must start fast, so it
-loads neither whoosh nor bs4 (``index.rules`` reads a small derived SQLite table).
+Thin: parse the options, ask the library facade (``Library.rule``), render. This path must
+start fast, so it loads neither whoosh nor bs4 (``index.rules`` reads a small derived SQLite
+table). The heading names the rule in both languages where the term tables know it; a German
+reader of English text gets its terms glossed; ``--lang both`` puts both texts side by side.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from regelwerk.cli.options import JsonOption, LangOption
+from regelwerk.cli.i18n import _
+from regelwerk.cli.options import JsonOption, LangBothOption
 from regelwerk.cli.output import emit
 
 if TYPE_CHECKING:
@@ -19,32 +22,60 @@ if TYPE_CHECKING:
 
 def rule(
     number: list[str] = typer.Argument(
-        ..., help='A rule number as you would type it: 702.22, 702.22j, "702.22 j", "CR 510.1c".'
+        ..., help='A rule number as you would type it: 702.22, 702.22j, "702.22 j", "CR 510.1c", '
+        "or a keyword or game term (Trampelschaden, banding)."
     ),
     version: str | None = typer.Option(
         None, "--version", help="The CR release to read it in (effective date, e.g. 2011-02-04)."
     ),
-    lang: LangOption = None,
+    lang: LangBothOption = None,
+    cite: bool = typer.Option(
+        False, "--cite", help='Print only its citation, e.g. "CR 702.19b (2026-04-17)".'
+    ),
     json_mode: JsonOption = False,
 ) -> None:
     """Show a rule with its subrules and examples (newest version unless --version)."""
+    from regelwerk.cli.pager import paged
     from regelwerk.index.facade import Library
 
     data = Library().rule(" ".join(number), version=version, lang=lang)
+    if cite:
+        citation = data["rule"]["citation"]
+        emit({"citation": citation}, json_mode, lambda con: con.print(citation, markup=False))
+        return
 
     def render(con: Console) -> None:
-        render_rule(con, data["rule"])
+        if lang == "both":
+            render_both_languages(con, data)
+        else:
+            render_rule(con, data["rule"])
 
-    emit(data, json_mode, render)
+    emit(data, json_mode, lambda con: paged(con, render))
+
+
+def render_both_languages(con: Console, data: dict[str, Any]) -> None:
+    from regelwerk.cli.bilingual import render_both
+
+    if data.get("translation") is None:
+        con.print(_("No German text of this rule is ingested; the English text follows."), style="yellow")
+        render_rule(con, data["rule"])
+        return
+    render_both(con, data["rule"], data["translation"])
 
 
 def render_rule(con: Console, r: dict[str, Any]) -> None:
     from rich.markup import escape
 
+    from regelwerk.cli.bilingual import gloss_line, titled
+    from regelwerk.cli.i18n import messages_or_notes
+
     where = ", ".join(x for x in (r["version"] or r["document"], r["language"]) if x)
-    con.print(f"[bold]{escape(r['number'])} {escape(r['title'])}[/bold]  [dim]({escape(where)})[/dim]")
-    for note in r["notes"]:
+    title = titled(r["title"], r.get("names"), r["language"])
+    con.print(f"[bold]{escape(r['number'])} {escape(title)}[/bold]  [dim]({escape(where)})[/dim]")
+    for note in messages_or_notes(r):
         con.print(f"[yellow]{escape(note)}[/yellow]")
+    if r.get("glosses"):
+        con.print(gloss_line(r["glosses"]), style="cyan", markup=False)
     if r["text"] and r["text"] != r["title"]:
         con.print(escape(r["text"]))
     for ex in r["examples"]:
@@ -54,7 +85,7 @@ def render_rule(con: Console, r: dict[str, Any]) -> None:
         for ex in sub["examples"]:
             con.print(f"  [italic]{escape(ex)}[/italic]")
     if r["references"]:
-        con.print("[dim]See also (regelwerk rule NUMBER):[/dim]")
+        con.print(_("See also (regelwerk rule NUMBER):"), style="dim", markup=False)
         for ref in r["references"]:
             label = f" {ref['title']}" if ref["title"] else ""
             con.print(f"  {escape(ref['number'])}{escape(label)}")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import FREE_TEXT, bad_usage, emit, reject_unknown_options
 
@@ -46,19 +47,57 @@ def search(
 
 
 def render_hits(con: Console, data: dict[str, Any]) -> None:
+    """Hits grouped by their rule (702.15 with its matching subrules beneath), each rule
+    titled in both languages where the term tables know it ("Lifelink · Lebensverknüpfung")."""
     from rich.markup import escape
+
+    from regelwerk.cli.bilingual import titled
 
     for note in data["notes"]:
         con.print(f"[yellow]{escape(note)}[/yellow]")
     if not data["hits"]:
-        con.print("no hits")
+        con.print(_("no hits"))
         return
-    for h in data["hits"]:
-        label = h["number"] or h["term"] or ""
-        today = f"  [cyan]today {h['current']}[/cyan]" if h["current"] and h["current"] != h["number"] else ""
-        where = ", ".join(x for x in (h["version"] or h["document"], h["language"]) if x)
-        con.print(f"[bold]{escape(label)}[/bold] {escape(h['title'])}  [dim]({escape(where)})[/dim]{today}")
-        con.print(f"    {marked(h['snippet'])}")
+    for group in group_hits(data["hits"]):
+        head = group[0]
+        rule = _rule_of(head["number"]) if head["number"] else None
+        label = rule or head["term"] or ""
+        # a glossary entry's term is its title: show it once ("Lifelink · Lebensverknüpfung")
+        if head["title"] == label:
+            label, title = titled(label, head.get("names"), head["language"]), ""
+        else:
+            title = titled(head["title"], head.get("names"), head["language"])
+        current = _rule_of(head["current"]) if head["current"] else None
+        today = escape(_("today {number}").format(number=current)) if current and current != rule else ""
+        today = f"  [cyan]{today}[/cyan]" if today else ""
+        where = ", ".join(x for x in (head["version"] or head["document"], head["language"]) if x)
+        title = f" {escape(title)}" if title else ""
+        con.print(f"[bold]{escape(label)}[/bold]{title}  [dim]({escape(where)})[/dim]{today}")
+        for h in group:
+            own = h["number"] if h["number"] and h["number"] != rule else ""
+            prefix = f"[bold]{escape(own)}[/bold] " if own else ""
+            con.print(f"    {prefix}{marked(h['snippet'])}")
+
+
+def _rule_of(number: str) -> str:
+    """The rule a number belongs to: "702.15e" -> "702.15", "702.15" -> "702.15", "702" -> "702"."""
+    m = _RULE.match(number)
+    return m.group(0) if m else number
+
+
+_RULE = re.compile(r"\d+(?:\.\d+)?")
+
+
+def group_hits(hits: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Hits of the same rule in the same document together, at the place of the best of them.
+
+    Hits without a number (glossary entries) stay on their own.
+    """
+    groups: dict[tuple[str, str] | int, list[dict[str, Any]]] = {}
+    for i, h in enumerate(hits):
+        key: tuple[str, str] | int = (h["document"], _rule_of(h["number"])) if h["number"] else i
+        groups.setdefault(key, []).append(h)
+    return list(groups.values())
 
 
 #: A query term as the snippet marks it (`index.snippets` marks single words): «word».

@@ -8,13 +8,16 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 
-def documents_table(rows: list[dict[str, Any]], title: str = "Ingested documents") -> Table:
+def documents_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
     """Compact enough for an 80-column pipe: ids and dates never wrap, counts are short."""
     from rich import box
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    from regelwerk.cli.i18n import _
+
+    table = Table(title=title or _("Ingested documents"), title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
     for col in ("id", "lang", "version", "kind"):
         table.add_column(col, no_wrap=True)
     for col in ("secs", "rules", "gloss", "cards", "issues"):

@@ -10,58 +10,83 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "en": "English", "de": "German", "variants": "German variants", "old": "Older German",
-        "kind": "Kind", "rules": "Rules",
-        "current": "Number in the term table (newest CR)", "era": "Numbering of",
-        "document": "Document", "number": "Number",
-        "language": "Language", "how": "Linked by", "glossary": "Glossary", "seed": "German glossary",
-        "reminder": "Reminder text", "cards": "Cards", "card": "card", "shows": "shows",
-        "also": "Other candidates", "score": "Score", "match": "Match", "fuzzy": "closest match",
-        "keyword_ability": "keyword ability", "keyword_action": "keyword action",
-        "ability_word": "ability word", "core": "game term",
-    },
-    "de": {
-        "en": "Englisch", "de": "Deutsch", "variants": "Deutsche Varianten", "old": "Ältere Namen",
-        "kind": "Art", "rules": "Regeln",
-        "current": "Nummer laut Begriffstabelle (neueste CR)", "era": "Nummerierung von",
-        "document": "Dokument", "number": "Nummer",
-        "language": "Sprache", "how": "Verknüpft über", "glossary": "Glossar",
-        "seed": "Deutsches Glossar", "reminder": "Erinnerungstext", "cards": "Karten",
-        "card": "Karte", "shows": "zeigt", "also": "Weitere Treffer", "score": "Wertung",
-        "match": "Treffer", "fuzzy": "ähnlichster Treffer",
-        "keyword_ability": "Schlüsselwortfähigkeit", "keyword_action": "Schlüsselwortaktion",
-        "ability_word": "Fähigkeitswort", "core": "Spielbegriff",
-    },
-}
+def labels() -> dict[str, str]:
+    """The labels of ``term`` output in the interface language (``cli/locale``)."""
+    return {
+        "en": _("English"), "de": _("German"), "variants": _("German variants"), "old": _("Older German"),
+        "kind": _("Kind"), "rules": _("Rules"),
+        "current": _("Number in the term table (newest CR)"), "era": _("Numbering of"),
+        "document": _("Document"), "number": _("Number"),
+        "language": _("Language"), "how": _("Linked by"), "glossary": _("Glossary"),
+        "seed": _("German glossary"), "reminder": _("Reminder text"), "cards": _("Cards"),
+        "card": _("card"), "shows": _("shows"), "also": _("Other candidates"), "score": _("Score"),
+        "match": _("Match"), "fuzzy": _("closest match"),
+        "keyword_ability": _("keyword ability"), "keyword_action": _("keyword action"),
+        "ability_word": _("ability word"), "core": _("game term"),
+        "senses": _("{word!r} has {count} senses"), "source": _("Source"),
+        "sense": _("another sense of the word"), "player": _("players' word"),
+        "fan": _("word of a fan translation"), "old_official": _("older official word"),
+    }
 
 
 def term(
-    query: str = typer.Argument(..., help="A keyword, game term or card name, in German or English."),
+    query: list[str] = typer.Argument(
+        None, help="A keyword, game term or card name, in German or English.", show_default=False
+    ),
     lang: LangOption = None,
     json_mode: JsonOption = False,
     limit: int = typer.Option(10, "--limit", min=1, max=100, help="Show at most this many matches."),
+    listing: bool = typer.Option(False, "--list", help="List every keyword and game term in both languages."),
+    kind: str | None = typer.Option(
+        None, "--kind", help="With --list: only keyword_action, keyword_ability, ability_word or core."
+    ),
 ) -> None:
     """Look up a keyword or card: English and German names, rule numbers per document, cards."""
+    from regelwerk.cli.output import bad_usage
     from regelwerk.index.facade import Library
 
-    reject_unknown_options([query])
-    data = Library().term(query, lang=lang, limit=limit)
-    labels = LABELS[lang or "en"]
+    words = query or []
+    if listing or kind is not None:
+        if words:
+            bad_usage(_("give either a term or --list, not both"))
+        data = Library().terms(kind)
+        emit(data, json_mode, lambda con: render_list(con, data["terms"], labels()))
+        return
+    if not words:
+        bad_usage(_("give a keyword, game term or card name (or --list)"))
+    reject_unknown_options(words)
+    data = Library().term(" ".join(words), lang=lang, limit=limit)
+    t = labels()
 
     def render(con: Console) -> None:
-        render_matches(con, data["matches"], labels)
+        render_matches(con, data["matches"], t)
         for doc_id, era in data["eras"].items():
-            con.print(f"{labels['era']} {doc_id}: {era['reason']}", style="dim", markup=False)
+            con.print(f"{t['era']} {doc_id}: {era['reason']}", style="dim", markup=False)
 
     emit(data, json_mode, render)
+
+
+def render_list(con: Console, terms: list[dict[str, Any]], t: dict[str, str]) -> None:
+    """Every term as one table row: English, German (with older names), kind, number."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in (t["en"], t["de"], t["kind"], t["number"]):
+        table.add_column(col)
+    for row in terms:
+        german = row["de"] or ""
+        if row["de_old"]:
+            german += f" ({t['old']}: {', '.join(row['de_old'])})"
+        table.add_row(row["en"], german, t.get(row["kind"], row["kind"]), row["number"] or "")
+    con.print(table)
 
 
 def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str]) -> None:
@@ -69,10 +94,17 @@ def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str
     from rich.markup import escape
     from rich.table import Table
 
-    best, rest = matches[0], matches[1:]
-    if best["match"] == "fuzzy":
+    # an ambiguous word: every exact sense in full ("counter": Counter and Counters)
+    full = [m for m in matches if m["score"] >= 100 and m["match"] in ("exact", "sense")] or matches[:1]
+    rest = [m for m in matches if m not in full]
+    if full[0]["match"] == "fuzzy":
+        best = full[0]
         con.print(f"{t['fuzzy']}: {best['matched']} ({best['score']:g})", style="dim", markup=False)
-    _render_one(con, best, t)
+    if len(full) > 1:
+        said = next((m["alias"]["word"] for m in full if m.get("alias")), full[0]["matched"])
+        con.print(t["senses"].format(word=said, count=len(full)), style="dim", markup=False)
+    for m in full:
+        _render_one(con, m, t)
     if rest:
         table = Table(title=t["also"], title_justify="left", show_edge=False)
         for col in (t["en"], t["de"], t["kind"], t["rules"], t["score"]):
@@ -102,13 +134,20 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
 
     head = f"[bold]{escape(m['en'])}[/bold]" + (f" / [bold]{escape(m['de'])}[/bold]" if m.get("de") else "")
     con.print(f"{head}  [dim]({escape(_kind(m, t))})[/dim]")
+    alias = m.get("alias")
+    if alias:  # a word people say: whose word it is, and the evidence
+        line(f"  {alias['word']}: {t.get(alias['status'], alias['status'])} ({alias['note']})")
+    if m["kind"] == "card" and m.get("card"):  # a card of the card database
+        from regelwerk.cli.card import render_card
+
+        render_card(con, m["card"], head=False)
     if m["kind"] == "card":
         kw = m["keyword"]
         if kw is not None:
             line(f"  {t['shows']}: {kw['en']}" + (f" / {kw['de']}" if kw["de"] else ""))
-        if m["rules"]:
+        if m["rules"] and not m.get("card"):
             line(f"  {t['rules']}: {_rules_line(m['rules'])}")
-        if m["text"]:
+        if m["text"] and not m.get("card"):
             line(f"  {m['text']}")
         return
     if m["de_variants"]:

@@ -284,9 +284,17 @@ def create_tokens(
         card = Card(id=tid, spec=spec, owner=controller, controller=controller, zone="limbo", token=True)
         game.cards[tid] = card
         made.append(card)
+    key = "token_created" if spec.pt else "token_created_plain"
     for card in made:
         enter_battlefield(
-            game, card, controller, rule=rule, key="token_created", tapped=attacking, attacking=attacking
+            game,
+            card,
+            controller,
+            rule=rule,
+            key=key,
+            tapped=attacking,
+            attacking=attacking,
+            pt=spec.pt or "",
         )
     return made
 
@@ -339,7 +347,7 @@ def populate(game: Game, source: Card, controller: str) -> None:
     chosen_id = game.choices.get(source.id)
     chosen = next((t for t in tokens if t.id == chosen_id), tokens[0]) if chosen_id else tokens[0]
     if chosen_id and chosen.id != chosen_id:
-        raise illegal(game, "701.36a", "populate_not_token", card=Ref(str(chosen_id)))
+        raise illegal(game, "701.36a", "populate_not_token", card=Ref(str(chosen_id)), player=Ref(controller))
     say(game, "701.36a", "populate", player=Ref(controller), card=Ref(chosen.id))
     create_tokens(game, controller, chosen.spec, 1, attacking=False, rule="707.2")
 

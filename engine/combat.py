@@ -1,7 +1,7 @@
 """The combat phase (506-511): attackers with bands, blockers with their restrictions, and
 one or two combat damage steps with free damage division.
 
-Since the 2025 rules there is no damage assignment order: a blocked creature divides its
+Since Foundations (November 2024) there is no damage assignment order: a blocked creature divides its
 damage among its blockers as its controller chooses (510.1c-d), trample still requires lethal
 damage to every blocker before the rest may go to the player (702.19b, with deathtouch making
 any nonzero amount lethal, 702.2c), and banding hands the choice to the other player

@@ -21,6 +21,7 @@ from regelwerk.engine.catalog import message, phrase
 from regelwerk.engine.errors import IllegalAction
 from regelwerk.engine.events import Event, Label, Ref, Share
 from regelwerk.engine.keyword_names import keyword_de
+from regelwerk.engine.model import CardSpec
 from regelwerk.engine.rulebook import RuleBook
 from regelwerk.engine.state import Game
 
@@ -40,6 +41,14 @@ _PRONOUNS = {
     "pl": {"pn": "sie", "pa": "sie", "pd": "ihnen"},
 }
 _CASES = ("nom", "acc", "dat", "gen")
+_DATIVE = {"er": "ihm", "sie": "ihr"}
+
+
+def _von(dative: str) -> str:
+    """ "von" before a dative: "von dem" contracts to "vom" (Duden: vom + masculine/neuter)."""
+    return "vom " + dative[4:] if dative.startswith("dem ") else f"von {dative}"
+
+
 # A player's possessive determiner before a feminine noun in nominative or accusative
 # ("seine Bibliothek"), and its English counterpart.
 _OWN_DE = {"er": "seine", "sie": "ihre"}
@@ -69,6 +78,7 @@ class Name:
     pronoun_de: str = ""
     pronoun_en: str = ""
     suffix: str = ""
+    genitive: str = ""  # a spell named without article keeps it in the genitive: "des Kenterns"
 
     @property
     def full_de(self) -> str:
@@ -80,6 +90,8 @@ class Name:
 
     def german(self, case: str) -> str:
         forms = dict(self.forms_de)
+        if self.genus == "name" and case == "gen" and self.genitive:
+            return Name(self.de, self.en, self.genitive, self.forms_de, suffix=self.suffix).german("gen")
         if self.genus == "name":
             if case == "gen":
                 return forms["gen"] + self.suffix if "gen" in forms else f"von {self.full_de}"
@@ -138,9 +150,26 @@ def names_of(game: Game) -> dict[str, Name]:
         elif seen[c.spec.name_en] > 1:
             suffix = f" ({'ABCDEFGHIJ'[index[c.spec.name_en]]})"
             index[c.spec.name_en] += 1
-        forms = tuple((case, c.spec.form_de(case)) for case in _CASES if c.spec.form_de(case))
-        out[c.id] = Name(c.spec.name_de, c.spec.name_en, c.spec.genus, forms, suffix=suffix)
+        genus = _genus(c.spec)
+        article = c.spec.genus if genus != c.spec.genus else ""
+        out[c.id] = Name(
+            c.spec.name_de, c.spec.name_en, genus, _forms(c.spec), suffix=suffix, genitive=article
+        )
     return out
+
+
+def _genus(spec: CardSpec) -> str:
+    """Instants and sorceries are named without article in German ("Robert wirkt Kentern",
+    "Kentern wird verrechnet"), as card text and judges do, except in the genitive ("die
+    Rückkaufkosten des Kenterns", "die Fähigkeit der Traumatischen Visionen"); other cards by
+    their genus."""
+    if "Instant" in spec.types or "Sorcery" in spec.types:
+        return "name"
+    return spec.genus
+
+
+def _forms(spec: CardSpec) -> tuple[tuple[str, str], ...]:
+    return tuple((case, spec.form_de(case)) for case in _CASES if spec.form_de(case))
 
 
 def _capitalize(text: str) -> str:
@@ -153,10 +182,13 @@ class _Formatter(string.Formatter):
     - cards and players: ``nom``/``acc``/``dat``/``gen`` (German case; capitalised ``Nom``
       starts a sentence), ``poss`` ("Roberts" / "Robert’s"), ``their`` ("seine Bibliothek" /
       "his library", from the player's pronoun), ``pn``/``pa``/``pd`` (German
-      pronouns), ``pro`` (a player's pronoun), ``v:one:many`` (a verb agreeing with the name:
+      pronouns), ``pro`` (a player's pronoun), ``prd`` (a player's dative pronoun, "ihm"), ``von``
+      (German "von" with the dative, "vom Tatzelwurm"), ``v:one:many`` (a verb agreeing with the name:
       German plural names and English lists of two or more take ``many``; on a list, ``n:one:many``
-      counts its items instead of following grammar), ``indef`` and
-      ``tag`` (English "a Soldier" and " (Soldier 1)" for tokens);
+      counts its items instead of following grammar; ``or`` joins with "oder"), ``indef``
+      (English "a Soldier"), ``title`` (German name without article, after "wirkt"), ``base``
+      (the bare name for compounds, "Soldat-Spielstein") and
+      ``tag`` (" (Soldat 1)" when names repeat);
     - numbers: ``pl:one:many`` ("1 Punkt", "3 Punkte"), ``wpl:one:many`` (one is the whole
       singular phrase, others become "zwei Punkte"), ``w`` (number word), ``v:one:many``;
     - labels: ``ability`` (English "persist ability" / "ability “gain 2 life”"), ``q`` (quoted).
@@ -181,8 +213,9 @@ class _Formatter(string.Formatter):
             if format_spec.startswith("n:"):  # how many: "als Angreifer" for one or more
                 _, one, many = format_spec.split(":")
                 return many if len(value) != 1 else one
-            parts = [self.format_field(v, format_spec.lower()) for v in value]
-            text = self._join(parts)
+            word = "or" if format_spec == "or" else "and"
+            parts = [self.format_field(v, "" if word == "or" else format_spec.lower()) for v in value]
+            text = self._join(parts, word)
             return _capitalize(text) if format_spec[:1].isupper() else text
         if isinstance(value, int) and not isinstance(value, bool):
             return self._number(value, format_spec)
@@ -243,26 +276,38 @@ class _Formatter(string.Formatter):
             if spec == "indef":
                 base = name.en.replace("'", "’")
                 return f"{'an' if base[:1].lower() in 'aeiou' else 'a'} {base}"
+            if spec == "base":
+                return name.en.replace("'", "’")
             if spec == "tag":
                 return f" ({name.full_en})" if name.suffix else ""
             return name.full_en
         if spec == "poss":
             return name.german_possessive()
+        if spec == "von":  # "vom Tatzelwurm", "von der Heldin", "von Tajic"
+            return _von(name.german("dat"))
+        if spec == "prd":  # a player's dative pronoun: "die ihm gehören"
+            return _DATIVE.get(name.pronoun_de, name.full_de)
+        if spec == "base":  # the bare name, for compounds: "Soldat-Spielstein"
+            return name.de
+        if spec == "title":  # a card named like a title, without article: "wirkt Küchenhutzel"
+            return name.full_de
+        if spec == "tag":  # which one, when names repeat: " (Soldat 1)"
+            return f" ({name.full_de})" if name.suffix else ""
         if spec.lower() in ("pn", "pa", "pd"):
             text = name.pronoun(spec.lower())
-        elif spec in ("indef", "tag"):
+        elif spec == "indef":
             text = name.german("nom")
         else:
             case = spec.lower() if spec.lower() in _CASES else "nom"
             text = name.german(case)
         return _capitalize(text) if spec[:1].isupper() else text
 
-    def _join(self, parts: list[str]) -> str:
+    def _join(self, parts: list[str], word_key: str = "and") -> str:
         if not parts:
             return str(phrase("words", "none", self.lang))
         if len(parts) == 1:
             return parts[0]
-        word = str(phrase("words", "and", self.lang))
+        word = str(phrase("words", word_key, self.lang))
         return ", ".join(parts[:-1]) + word + parts[-1]
 
 
@@ -285,8 +330,11 @@ def render(event: Event, lang: str, names: Mapping[str, Name]) -> str:
 
 
 def rule_title(rulebook: RuleBook, rule: str, lang: str) -> str | None:
-    """German titles fall back to English: there is no German CR to take them from."""
-    return rulebook.title(rule, lang) or (rulebook.title(rule, "en") if lang != "en" else None)
+    """German titles fall back to English: there is no German CR to take them from. A title is
+    a heading, so it starts with a capital even where the term table names a verb or a phrase
+    ("Verrechnen", "Zustandsbasierte Aktionen")."""
+    title = rulebook.title(rule, lang) or (rulebook.title(rule, "en") if lang != "en" else None)
+    return _capitalize(title) if title else title
 
 
 def illegal(game: Game, rule: str, key: str, also: tuple[str, ...] = (), **params: Any) -> IllegalAction:

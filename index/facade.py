@@ -13,16 +13,31 @@ ingested) on first use, not when the object is made.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.ingest.model.errors import IngestError, InputError, RegelwerkError
+from regelwerk.ingest.model.errors import (
+    IngestError,
+    InputError,
+    RegelwerkError,
+    UnknownCard,
+    UnknownKeyword,
+)
 from regelwerk.ingest.model.numbers import lineage
 
 if TYPE_CHECKING:
     from regelwerk.engine.rulebook import RuleBook
+    from regelwerk.index.cards.store import CardStore
+    from regelwerk.index.search.query import SearchEngine
     from regelwerk.index.store.corpus import Corpus
+
+#: Search engines one library keeps for reuse (opening one costs more than a query). A server
+#: answers many searches from one library; they run one at a time on the GIL anyway, so a few
+#: engines serve any number of concurrent requests.
+SEARCH_ENGINES = 4
 
 __all__ = ["Library", "LibraryRuleBook"]
 
@@ -33,6 +48,9 @@ class Library:
     def __init__(self, home: Path | None = None) -> None:
         self._home = home
         self._corpus: Corpus | None = None
+        self._engines: queue.SimpleQueue[SearchEngine] = queue.SimpleQueue()
+        self._searching = threading.BoundedSemaphore(SEARCH_ENGINES)
+        self._cards: CardStore | None = None
 
     @property
     def corpus(self) -> Corpus:
@@ -52,7 +70,43 @@ class Library:
         """``{"rule": ...}``: the rule `query` names, with subrules, examples and references."""
         from regelwerk.index.rules.lookup import lookup
 
+        if lang == "both":
+            return self._rule_both(query, version)
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
+
+    def _rule_both(self, query: str, version: str | None) -> dict[str, Any]:
+        """``{"rule": English, "translation": German or None}``: the same rule in both languages.
+
+        The German side is the rule that is the English one's number *today* (the German seed's
+        702.19 for today's 702.22), so the two texts are one rule even across renumbering.
+        """
+        from regelwerk.index.rules.lookup import lookup
+        from regelwerk.ingest.model.errors import UnknownRule
+
+        en = lookup(self.corpus, query, version=version, lang="en")
+        translation = None
+        try:
+            de = lookup(self.corpus, en.current or en.number, lang="de", today=True)
+        except UnknownRule:
+            de = None
+        if de is not None and de.language == "de":
+            translation = de.to_dict()
+        return {"rule": en.to_dict(), "translation": translation}
+
+    def terms(self, kind: str | None = None) -> dict[str, Any]:
+        """``{"terms": [...]}``: every keyword and game term of the term tables in both
+        languages (``kind``: keyword_action, keyword_ability, ability_word or core)."""
+        from regelwerk.index.terms.shipped import load_terms
+        from regelwerk.index.terms.table import KINDS
+
+        if kind is not None and kind not in KINDS:
+            raise InputError(f"kind {kind!r} is not a term kind; expected one of {', '.join(KINDS)}")
+        rows = [r for r in load_terms() if kind is None or r.kind == kind]
+        return {"terms": [
+            {"en": r.en, "de": r.de or None, "kind": r.kind, "number": r.number or None,
+             "de_variants": list(r.de_variants), "de_old": list(r.de_old), "source": r.source or None}
+            for r in rows
+        ]}
 
     def search(
         self,
@@ -63,11 +117,21 @@ class Library:
         all_versions: bool = False,
     ) -> dict[str, Any]:
         """``{"query", "hits", "notes", ...}``: ranked hits across both languages (or only `lang`)."""
-        from regelwerk.index.search.query import search
+        from regelwerk.index.search.query import SearchEngine
 
         if version is not None and all_versions:
             raise InputError("use either a version or all versions, not both")
-        found = search(self.corpus, query, limit=limit, version=version, all_versions=all_versions, lang=lang)
+        with self._searching:  # an engine serves one search at a time; at most SEARCH_ENGINES exist
+            try:
+                engine = self._engines.get_nowait()
+            except queue.Empty:
+                engine = SearchEngine(self.corpus)
+            try:
+                found = engine.search(
+                    query, limit=limit, version=version, all_versions=all_versions, lang=lang
+                )
+            finally:
+                self._engines.put(engine)
         return found.to_dict()
 
     def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
@@ -77,7 +141,17 @@ class Library:
         from regelwerk.index.terms.lookup import lookup
 
         index = keyword_index(self.corpus)
-        matches = [m.to_dict() for m in lookup(index, query, limit)]
+        try:
+            matches = [m.to_dict() for m in lookup(index, query, limit)]
+        except UnknownKeyword:
+            matches = []
+            cards = self._card_terms(query, limit, matches)
+            if not cards:
+                raise
+        else:
+            cards = self._card_terms(query, limit, matches)
+        # Cards come after keywords and game terms of the same score (a stable sort keeps that).
+        matches = sorted(matches + cards, key=lambda m: -m["score"])[:limit]
         eras: dict[str, dict[str, Any]] = {}
         for m in matches:
             for ref in m.get("documents", ()):
@@ -85,6 +159,83 @@ class Library:
                 if era is not None:
                     eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
         return {"query": query.strip(), "matches": matches, "eras": eras}
+
+    def stamp(self) -> tuple[int, int]:
+        """Changes whenever any process changes the stored documents: a long-lived reader (the
+        web server) compares it to know when to open a fresh library."""
+        try:
+            st = self.corpus.store.manifest_path.stat()
+        except OSError:
+            return (0, 0)
+        return (st.st_mtime_ns, st.st_size)
+
+    def _card_terms(self, query: str, limit: int, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Card database answers for ``term``, shaped like its card entries; a card the keyword
+        lookup already found (an example card of a glossary page) gets the database entry
+        attached instead of a second line."""
+        from regelwerk.index.cards.lookup import card_payload, find_cards
+
+        store = self.cards
+        if not store.exists():
+            return []
+        conn = store.connect()
+        seen = {m["en"]: m for m in matches if m.get("kind") == "card"}
+        out = []
+        for found in find_cards(conn, query, limit):
+            card = card_payload(conn, found)
+            if card["name_en"] in seen:
+                seen[card["name_en"]]["card"] = card
+                continue
+            german = [p for p in card["printings"] if p["name_de"]] or card["printings"]
+            out.append(
+                {
+                    "en": card["name_en"],
+                    "de": (card["names_de"] or [None])[0],
+                    "kind": "card",
+                    "set": german[-1]["set"] if german else None,
+                    "document": None,
+                    "text": card["oracle_text"],
+                    "keyword": None,
+                    "rules": {k["name"]: k["rule"] for k in card["keywords"] if k["rule"]},
+                    "score": found.score,
+                    "match": "card" if found.how == "exact" else found.how,
+                    "matched": found.matched,
+                    "alias": None,
+                    "card": card,
+                }
+            )
+        return out
+
+    @property
+    def cards(self) -> CardStore:
+        """The card database (opening it does not open the rules corpus)."""
+        if self._cards is None:
+            from regelwerk.index.cards.store import CardStore
+            from regelwerk.index.store.home import home_dir
+
+            self._cards = CardStore(self._home or home_dir())
+        return self._cards
+
+    def card(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """``{"query", "cards"}``: cards whose German or English name matches `query` (exact,
+        umlaut-folded, by prefix, fuzzy), best first, each with its German printings."""
+        from regelwerk.index.cards.lookup import card_payload, find_cards, nearest
+        from regelwerk.index.terms.check import check_query
+
+        text = check_query(query)
+        store = self.cards
+        if store.count() == 0:
+            raise UnknownCard(
+                "no cards ingested yet; add MTGJSON set files first, e.g. "
+                "regelwerk ingest ../shared/corpus/cards/"
+            )
+        conn = store.connect()
+        found = find_cards(conn, text, limit)
+        if not found:
+            near = nearest(conn, text)
+            hint = f"; nearest: {', '.join(near)}" if near else ""
+            raise UnknownCard(f"no card matches {text!r}{hint}")
+        return {"query": text, "cards": [card_payload(conn, m) for m in found]}
 
     def history(self, query: str, full: bool = False) -> dict[str, Any]:
         """``{"query", "lineage", "runs"}``: one rule (number, or keyword in English or German)
@@ -101,8 +252,9 @@ class Library:
         return diff(self.corpus, old, new, section=section)
 
     def docs(self) -> dict[str, Any]:
-        """``{"documents", "home"}``: every stored document, newest CR releases first."""
-        return {"documents": self.corpus.documents(), "home": str(self.home)}
+        """``{"documents", "home"}``: every stored document, newest CR releases first, then the
+        ingested card files."""
+        return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home)}
 
     # -- worked examples -------------------------------------------------------------------------
     def examples(self) -> dict[str, Any]:
@@ -132,28 +284,49 @@ class Library:
         fmt: str | None = None,
         strict: bool = False,
         progress: Callable[[Path], None] | None = None,
+        follow_symlinks: bool = False,
         stage: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
-        """``{"documents", "unchanged", "errors"}``: parse and store each file; a bad file is
-        listed under ``errors`` and the rest go on. Raises when no file could be ingested.
-        Then every derived structure is brought up to date (`stage` hears each step)."""
-        from regelwerk.ingest import expand_paths
+        """``{"documents", "unchanged", "errors", "skipped"}``: parse and store each file; a bad
+        file is listed under ``errors`` and the rest go on. Raises when no file could be
+        ingested. Symbolic links inside a directory are skipped (and listed under ``skipped``)
+        unless `follow_symlinks`. MTGJSON card files go to the card database. Then every
+        derived structure of the rules is brought up to date (`stage` hears each step)."""
+        from regelwerk.index.store.corpus import IngestReport
+        from regelwerk.ingest import expand_paths, is_card_file
 
         given = [Path(p) for p in paths]
         for p in given:
             if not p.exists():
                 raise IngestError(str(p), "no such file or directory")
-        files = expand_paths(given)
+        skipped: list[str] = []
+        files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
         if not files:
-            raise IngestError(", ".join(map(str, given)), "no .txt, .htm or .html documents found")
-        report = self.corpus.ingest(files, fmt, progress=progress, strict=strict)
-        if len(report.unchanged) < len(report.documents):
-            self.build(stage)  # the first read after an ingest finds every index ready
-        if report.errors and not report.documents:
+            also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
+            raise IngestError(
+                ", ".join(map(str, given)), f"no .txt, .htm, .html or MTGJSON card files found{also}"
+            )
+        # Card files go to the card database (streamed; an AllPrintings never loads whole).
+        card_files = [f for f in files if f.is_file() and is_card_file(f)]
+        rule_files = [f for f in files if f not in card_files]
+        report = IngestReport()
+        if rule_files:
+            report = self.corpus.ingest(rule_files, fmt, progress=progress, strict=strict)
+            if len(report.unchanged) < len(report.documents):
+                self.build(stage)  # the first read after an ingest finds every index ready
+        report.skipped[:0] = skipped
+        data = report.to_dict()
+        if card_files:
+            cards = self.cards.ingest(card_files, progress=progress)
+            data["documents"] += cards.documents
+            data["unchanged"] += cards.unchanged
+            data["errors"] += [str(e) for e in cards.errors]
+            report.errors += cards.errors
+        if report.errors and not data["documents"]:
             if len(report.errors) == 1:
                 raise report.errors[0]
             raise InputError("; ".join(str(e) for e in report.errors))
-        return report.to_dict()
+        return data
 
     def build(self, stage: Callable[[str], None] | None = None) -> None:
         """Bring every derived structure up to date (lineage, keyword links, rules table,
@@ -224,11 +397,11 @@ class Library:
         return {"updated": True, "url": source, "version": doc.version, "document": new_id,
                 "previous": previous.version if previous else None, **summary}
 
-    def files(self, paths: Iterable[str | Path]) -> list[Path]:
+    def files(self, paths: Iterable[str | Path], follow_symlinks: bool = False) -> list[Path]:
         """The document files an ingest of `paths` would read (directories expanded)."""
         from regelwerk.ingest import expand_paths
 
-        return expand_paths(paths)
+        return expand_paths(paths, follow_symlinks=follow_symlinks)
 
 
 class LibraryRuleBook:
@@ -242,7 +415,7 @@ class LibraryRuleBook:
     def __init__(self, library: Library | None = None) -> None:
         self._library = library
         self._cache: dict[tuple[str, str], str | None] = {}
-        self._terms: dict[str, tuple[str, str]] | None = None
+        self._terms: dict[str, list[tuple[str, str]]] | None = None
 
     def title(self, number: str, lang: str) -> str | None:
         key = (number, lang)
@@ -254,7 +427,9 @@ class LibraryRuleBook:
     def _from_terms(self, number: str, lang: str) -> str | None:
         """The term tables name every keyword and the turn-structure sections by current
         number, in both languages: titles even before any CR is ingested, German ones in
-        German traces."""
+        German traces. Where several terms share a number (104: Lose the Game, Win the Game,
+        Concede), only the one that is the CR's own title of that number is a title; if none
+        is, the CR's English title stands ("104.2a Ending the Game", not "das Spiel verlieren")."""
         from regelwerk.index.terms.shipped import load_terms
 
         if self._terms is None:
@@ -262,11 +437,26 @@ class LibraryRuleBook:
             for row in load_terms():  # file order: a section's own title comes first
                 # Ability words are examples listed in 207.2c, not its title ("Adamant").
                 if row.number and row.kind != "ability_word":
-                    self._terms.setdefault(row.number, (row.en, row.de))
+                    self._terms.setdefault(row.number, []).append((row.en, row.de))
         for n in lineage(number):
-            names = self._terms.get(n)
-            if names is not None:
+            rows = self._terms.get(n)
+            if rows:
+                names = rows[0] if len(rows) == 1 else self._titled(n, rows)
+                if names is None:
+                    return None
                 return names[1] if lang == "de" else names[0]
+        return None
+
+    def _titled(self, number: str, rows: list[tuple[str, str]]) -> tuple[str, str] | None:
+        """Of several terms with one number, the one that is the number's title: the CR's title
+        when a CR is ingested; otherwise the first row if it reads as a heading (a step or phase,
+        or a rule below a section), never a glossary outcome such as "Lose the Game"."""
+        title = self._find(number, "en")
+        if title:
+            return next((r for r in rows if r[0].casefold() == title.casefold()), None)
+        first = rows[0]
+        if "." in number or first[0].endswith((" Step", " Phase")):
+            return first
         return None
 
     def _find(self, number: str, lang: str) -> str | None:

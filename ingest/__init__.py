@@ -18,7 +18,15 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import ParsedDocument
     from regelwerk.ingest.mtgjson import MtgjsonReader
 
-__all__ = ["card_reader", "expand_paths", "parse_bytes", "parse_path", "read_document"]
+__all__ = [
+    "card_reader",
+    "display_path",
+    "expand_paths",
+    "is_card_file",
+    "parse_bytes",
+    "parse_path",
+    "read_document",
+]
 
 #: Format value -> the module that parses it (imported only when a document of it arrives).
 _MODULES: dict[str, str] = {
@@ -74,15 +82,77 @@ def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> Pa
     return result
 
 
-def read_document(path: str | Path) -> bytes:
-    """A document's bytes; an unreadable path is an IngestError naming it."""
+def display_path(path: str | Path) -> str:
+    """`path` as text that can be stored and printed: a file name's undecodable bytes (a
+    Latin-1 ``\\xff`` on a UTF-8 system) become U+FFFD instead of lone surrogates, which no
+    UTF-8 writer accepts."""
+    import os
+
+    return os.fsencode(path).decode("utf-8", errors="replace")
+
+
+#: The largest document regelwerk reads: every CR release is under 2 MB, the whole archive
+#: of 104 releases 67 MB. Anything bigger is not a rules document, and reading it would only
+#: cost memory.
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+
+
+def read_document(path: str | Path, *, follow_symlinks: bool = True) -> bytes:
+    """A document's bytes; an unreadable path is an IngestError naming it.
+
+    Only regular files are read: a named pipe, a device or a socket would block or never
+    end, so the file is opened without blocking and checked before a byte is read. With
+    `follow_symlinks` false a symbolic link is refused (a directory ingest must not read
+    what a link smuggles in, such as /etc/passwd).
+    """
+    import os
+    import stat
+
     p = Path(path)
+    name = display_path(p)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        return p.read_bytes()
+        if not follow_symlinks and p.is_symlink():
+            raise IngestError(name, "is a symbolic link; pass --follow-symlinks to read it")
+        fd = os.open(p, flags)
+    except IngestError:
+        raise
     except IsADirectoryError:
-        raise IngestError(str(p), "is a directory; pass it as a directory ingest") from None
+        raise IngestError(name, "is a directory; pass it as a directory ingest") from None
     except OSError as exc:
-        raise IngestError(str(p), f"cannot be read ({exc.strerror or exc})") from None
+        raise IngestError(name, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IngestError(name, "is a directory; pass it as a directory ingest")
+        if not stat.S_ISREG(info.st_mode):
+            kind = _file_kind(info.st_mode)
+            raise IngestError(name, f"is not a regular file ({kind}); regelwerk reads files only")
+        if info.st_size > MAX_DOCUMENT_BYTES:
+            raise IngestError(name, f"is {info.st_size:,} bytes; the limit is {MAX_DOCUMENT_BYTES:,}")
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > MAX_DOCUMENT_BYTES:  # it grew while we read it
+                raise IngestError(name, f"is over the limit of {MAX_DOCUMENT_BYTES:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise IngestError(name, f"cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    import stat
+
+    kinds = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a plain file")
 
 
 def _card_reason(data: bytes, source: str) -> str | None:
@@ -103,9 +173,14 @@ def card_reader(path: str | Path) -> MtgjsonReader | None:
     Card files take their own road because an AllPrintings file is far too big to read into
     memory as bytes the way rules documents are.
     """
+    import os
+    import stat
+
     from regelwerk.ingest.mtgjson import MtgjsonReader, sniff
 
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a named pipe would block open(); read_document refuses it by name
         with open(path, "rb") as fh:
             reason = sniff(fh, str(path))
     except OSError:
@@ -113,30 +188,63 @@ def card_reader(path: str | Path) -> MtgjsonReader | None:
     return None if reason is None else MtgjsonReader(str(path))
 
 
-def _wanted(path: Path) -> bool:
-    """Whether a directory ingest takes this file (a broken zip is taken, to be reported)."""
-    suffix = path.suffix.lower()
-    if suffix in DOCUMENT_SUFFIXES:
-        return True
-    if suffix not in CARD_SUFFIXES:
-        return False
+def is_card_file(path: str | Path) -> bool:
+    """Whether `path` goes to the card database (a broken zip does too, to be reported there)."""
     try:
         return card_reader(path) is not None
     except IngestError:
         return True
 
 
+def _wanted(path: Path) -> bool:
+    """Whether a directory ingest takes this file."""
+    suffix = path.suffix.lower()
+    if suffix in DOCUMENT_SUFFIXES:
+        return True
+    return suffix in CARD_SUFFIXES and is_card_file(path)
+
+
 def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocument:
-    return parse_bytes(read_document(path), str(path), fmt)
+    return parse_bytes(read_document(path), display_path(path), fmt)
 
 
-def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, directories expanded (sorted) to the document files inside them."""
+#: Why a directory ingest passes over a file of another kind (a .pdf, a .md next to the rules).
+_NOT_A_DOCUMENT = (
+    "not a rules document or card file ({suffix}; expected .txt, .htm, .html or MTGJSON), skipped"
+)
+
+
+def expand_paths(
+    paths: Iterable[str | Path], *, follow_symlinks: bool = False, skipped: list[str] | None = None
+) -> list[Path]:
+    """Files as given, directories expanded (sorted) to the document files inside them.
+
+    Inside a directory, symbolic links (to files or folders) are skipped unless
+    `follow_symlinks`, and so is anything that is not a regular file; each skip is described
+    in `skipped`, when given. A path named on its own is returned as it is: `read_document`
+    decides whether it can be read.
+    """
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and _wanted(f)))
-        else:
+        if not p.is_dir():
             out.append(p)
+            continue
+        found: list[Path] = []
+        for f in p.rglob("*"):
+            if f.suffix.lower() not in DOCUMENT_SUFFIXES | CARD_SUFFIXES:
+                if skipped is not None and f.is_file() and not f.is_symlink():
+                    skipped.append(f"{f}: {_NOT_A_DOCUMENT.format(suffix=f.suffix or 'no suffix')}")
+                continue
+            if f.is_symlink() and not follow_symlinks:
+                if skipped is not None:
+                    skipped.append(f"{f}: a symbolic link, skipped (--follow-symlinks reads it)")
+            elif f.is_file():
+                if _wanted(f):
+                    found.append(f)
+                elif skipped is not None:
+                    skipped.append(f"{f}: a {f.suffix} file that is not MTGJSON card data, skipped")
+            elif skipped is not None and not f.is_dir():
+                skipped.append(f"{f}: not a regular file, skipped")
+        out.extend(sorted(found))
     return out

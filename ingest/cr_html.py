@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterator
 
 from regelwerk.ingest.common import Line
 from regelwerk.ingest.cr_structure import parse_release
@@ -27,8 +28,6 @@ from regelwerk.ingest.model.records import IngestIssue, ParsedDocument
 
 KIND = Format.CR_HTML
 _CHARSET = re.compile(rb"<meta[^>]*charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-#: Stands in for <br> while BeautifulSoup flattens a paragraph; never occurs in CR text.
-_BREAK = "\u2028"
 
 
 def _decode(data: bytes, source: str) -> tuple[str, str, list[IngestIssue]]:
@@ -40,35 +39,87 @@ def _decode(data: bytes, source: str) -> tuple[str, str, list[IngestIssue]]:
     m = _CHARSET.search(data[:8192])
     if m:
         declared = m.group(1).decode("ascii")
-        try:
-            codec = codecs.lookup(declared)
-        except LookupError:
-            issue = IngestIssue(source, None, f"unknown <meta> charset {declared!r}; guessed instead")
+        codec = _text_codec(declared)
+        text = _decoded(data, codec) if codec is not None else None
+        if codec is None or text is None:
+            why = f"<meta> charset {declared!r} is not a text encoding for web pages; guessed instead"
+            issue = IngestIssue(source, None, why)
         else:
-            text = data.decode(codec.name, errors="replace")
             issues = []
             if "\ufffd" in text:
                 issues.append(IngestIssue(source, None, f"bytes not valid in charset {declared!r}"))
-            return text, codec.name, issues
+            return text, codec, issues
     else:
         issue = IngestIssue(source, None, "no <meta> charset; guessed the encoding")
     decoded = decode(data, source)
     return decoded.text, decoded.encoding, [issue]
 
 
+#: Charsets that do read ASCII as ASCII, yet are no way to write a rules page: UTF-7 hides
+#: markup in "+ADw-" runs (a classic filter bypass); the others are Python's escape and
+#: domain-name codecs, not charsets.
+_REFUSED_CHARSETS = frozenset({"utf-7", "idna", "punycode", "unicode-escape", "raw-unicode-escape"})
+
+
+def _text_codec(declared: str) -> str | None:
+    """The codec name for a <meta> charset, if it decodes bytes to text and reads the ASCII
+    the page's own markup is written in as ASCII; None for "base64", "zlib", "utf-16" and
+    the like, which would fail or misread the page."""
+    try:
+        info = codecs.lookup(declared)
+    except LookupError:
+        return None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _REFUSED_CHARSETS:
+        return None
+    probe = b"<p class=x>Rules 100.1a</p>"
+    try:
+        if probe.decode(info.name) != probe.decode("ascii"):
+            return None
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return info.name
+
+
+def _decoded(data: bytes, codec: str) -> str | None:
+    """`data` in `codec`, bad bytes as U+FFFD, or None if the codec fails outright. Lone
+    surrogates (which some codecs produce) are replaced too: no UTF-8 writer stores them."""
+    try:
+        text = data.decode(codec, errors="replace")
+    except (UnicodeError, LookupError, ValueError, TypeError):
+        return None
+    return text.encode("utf-8", errors="replace").decode("utf-8")
+
+
 def paragraphs(html: str) -> list[Line]:
-    """One logical line per <p> (more for <br>), each numbered with the <p>'s source line."""
+    """One logical line per <p> (more for <br>), each numbered with the <p>'s source line.
+
+    One walk over the tree with an explicit stack, so the work is linear however the page
+    nests: 20,000 unclosed ``<p>`` tags nest 20,000 deep, and asking each for its text (or
+    its ``<br>``s) would read the rest of the page once per paragraph. A paragraph's text is
+    its own, not that of paragraphs nested in it.
+    """
     import bs4  # only HTML ingest pays for BeautifulSoup
+    from bs4.element import CData, NavigableString, PageElement
 
     soup = bs4.BeautifulSoup(html, "html.parser")
-    out: list[Line] = []
-    for p in soup.find_all("p"):
-        for br in p.find_all("br"):
-            br.replace_with(_BREAK)
-        line = p.sourceline or 0
-        for segment in p.get_text().split(_BREAK):
-            out.append((line, " ".join(segment.split())))
-    return out
+    found: list[tuple[int, list[list[str]]]] = []  # (source line, segments split at <br>)
+    Para = tuple[int, list[list[str]]] | None
+    stack: list[tuple[Iterator[PageElement], Para]] = [(iter(soup.children), None)]
+    while stack:
+        children, para = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+        elif isinstance(child, bs4.Tag):
+            if child.name == "p":
+                para = (child.sourceline or 0, [[]])
+                found.append(para)
+            elif child.name == "br" and para is not None:
+                para[1].append([])
+            stack.append((iter(child.children), para))
+        elif para is not None and type(child) in (NavigableString, CData):
+            para[1][-1].append(str(child))
+    return [(line, " ".join("".join(seg).split())) for line, segments in found for seg in segments]
 
 
 def parse(data: bytes, source: str) -> ParsedDocument:

@@ -284,6 +284,15 @@ class MtgjsonReader:
         self.german += sum(1 for c in found.cards for p in c.printings if p.name_de)
         return found
 
+    @property
+    def document_id(self) -> str:
+        """The file's id, known before reading: ``mtgjson-`` and the file name without endings."""
+        return f"mtgjson-{slug(PurePath(self.source).name.split('.')[0])}"
+
+    def summary(self, sha: str) -> dict[str, Any]:
+        """`file_summary` of the file (call after `sets` has run to the end)."""
+        return file_summary(self.document(sha), len(self.set_codes), self.cards, self.german, self.issues)
+
     def document(self, sha: str) -> Document:
         """The Document record of the file (call after `sets` has run to the end)."""
         if not self._done:
@@ -295,7 +304,7 @@ class MtgjsonReader:
             title = f"MTGJSON {stem} ({len(self.set_codes)} sets)"
         version = self.meta.get("date")
         return Document(
-            id=f"mtgjson-{slug(stem)}",
+            id=self.document_id,
             title=title,
             language="de+en",
             kind=KIND,
@@ -333,13 +342,25 @@ class CardFile:
         """The ``--json`` shape of ``ingest`` and ``docs`` for a card file."""
         printings = sum(len(c.printings) for s in self.sets for c in s.cards)
         german = sum(1 for s in self.sets for c in s.cards for p in c.printings if p.name_de)
-        return {
-            **self.document.summary(),
-            "sets": len(self.sets),
-            "printings": printings,
-            "german_printings": german,
-            "issues": [str(i) for i in self.issues],
-        }
+        return file_summary(self.document, len(self.sets), printings, german, self.issues)
+
+
+def file_summary(
+    document: Document, sets: int, printings: int, german: int, issues: Iterable[IngestIssue]
+) -> dict[str, Any]:
+    """A card file in ``ingest``/``docs`` output: the document columns every kind has (it holds no
+    rules, so those counts are 0; ``cards`` counts printings), plus its set and German counts."""
+    return {
+        **document.summary(),
+        "sections": 0,
+        "rules": 0,
+        "glossary": 0,
+        "cards": printings,
+        "sets": sets,
+        "printings": printings,
+        "german_printings": german,
+        "issues": [str(i) for i in issues],
+    }
 
 
 def card_key(card: OracleCard) -> str:

@@ -25,3 +25,15 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     home = tmp_path_factory.mktemp("regelwerk-home")
     monkeypatch.setenv("REGELWERK_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def _english_interface(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests expect the English interface whatever the machine's locale; a test of the German
+    interface asks for it (``--lang de``, ``REGELWERK_LANG=de`` or ``LANG=de_DE.UTF-8``)."""
+    from regelwerk.cli import i18n
+
+    for var in ("REGELWERK_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    i18n.use("en")  # a previous test's --lang de must not leak into direct render calls

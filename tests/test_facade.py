@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from regelwerk.cli.app import app
 from regelwerk.cli.options import LANG_HELP
 from regelwerk.index.facade import Library
-from regelwerk.ingest.model import InvalidRuleNumber, UnknownKeyword
+from regelwerk.ingest.model import IngestError, InvalidRuleNumber, UnknownKeyword
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -37,6 +37,12 @@ def _cli(*args: str) -> dict[str, Any]:
         ("term", ("Bündnisfähigkeit",), {"lang": "de"}, ("term", "Bündnisfähigkeit", "--lang", "de")),
         ("search", ("banding",), {"limit": 3}, ("search", "banding", "--limit", "3")),
         ("examples", (), {}, ("example", "list")),
+        (
+            "example",
+            ("banding-tatzelwurm",),
+            {"lang": "en"},
+            ("example", "run", "banding-tatzelwurm", "--lang", "en"),
+        ),
     ],
 )
 def test_each_method_returns_the_commands_json_payload(
@@ -45,16 +51,25 @@ def test_each_method_returns_the_commands_json_payload(
     assert getattr(Library(), method)(*args, **kwargs) == _cli(*command)
 
 
+def test_ingest_returns_the_ingest_payload(tmp_path: Path) -> None:
+    seed = ROOT / "data" / "seeds" / "rule-702.19-banding-de-en.txt"
+    data = Library().ingest([seed])
+    assert data["unchanged"] == [data["documents"][0]["id"]] and data["errors"] == []
+    assert data == _cli("ingest", str(seed))
+
+
 def test_bad_input_raises_the_model_errors() -> None:
     library = Library()
     with pytest.raises(InvalidRuleNumber):
         library.rule("99x")
     with pytest.raises(UnknownKeyword):
         library.term("qqqqzzzz")
+    with pytest.raises(IngestError, match="no such file"):
+        library.ingest([ROOT / "no-such-file.txt"])
 
 
-#: Commands that change the store; they take --json but show nothing language-dependent.
-WRITE_COMMANDS = frozenset({"ingest", "forget", "update"})
+#: Commands that change the store (or serve it); they show nothing language-dependent.
+WRITE_COMMANDS = frozenset({"ingest", "forget", "update", "serve"})
 
 
 def _read_commands() -> list[tuple[str, Any]]:
@@ -64,7 +79,7 @@ def _read_commands() -> list[tuple[str, Any]]:
         subs = getattr(cmd, "commands", None)
         if subs:
             out.extend((f"{name} {sub}", c) for sub, c in subs.items())
-        elif name not in WRITE_COMMANDS:
+        elif name not in WRITE_COMMANDS:  # they write or serve; they read nothing out
             out.append((name, cmd))
     return out
 
@@ -76,7 +91,8 @@ def test_every_read_command_has_json_and_lang_from_the_one_helper(name: str, com
         assert "--json" in options
         return
     assert {"--json", "--lang"} <= set(options), name
-    assert options["--lang"].help == LANG_HELP, name
+    # rule's --lang also takes "both" (options.LangBothOption): same meaning, one more value
+    assert options["--lang"].help.startswith(LANG_HELP), name
 
 
 def test_no_command_catches_errors_itself() -> None:

@@ -11,10 +11,11 @@ from typing import Any
 
 from rich.console import Console
 
+from regelwerk.cli import i18n
 from regelwerk.cli.rule import render_rule
 from regelwerk.cli.search import render_hits
 from regelwerk.cli.tables import documents_table
-from regelwerk.cli.term import LABELS, render_matches
+from regelwerk.cli.term import labels, render_matches
 
 
 def _console(width: int = 80) -> tuple[Console, StringIO]:
@@ -77,9 +78,9 @@ def test_search_hit_keeps_square_brackets_and_marks_matches() -> None:
         "language": "en", "version": None, "document": "rule-702-19-banding-de-en",
         "snippet": "both a [quality] creature with «banding»",
     }]})
-    assert _lines(out) == [
-        "702.19j Banding  (rule-702-19-banding-de-en, en)  today 702.22j",
-        "    both a [quality] creature with banding",
+    assert _lines(out) == [  # grouped under its rule, the subrule's number before its snippet
+        "702.19 Banding  (rule-702-19-banding-de-en, en)  today 702.22",
+        "    702.19j both a [quality] creature with banding",
     ]
 
 
@@ -92,7 +93,11 @@ def test_term_keeps_square_brackets_in_german() -> None:
         "glossary": "“Bands with other [quality]” is a specialized version.",
         "seed_entries": [], "reminders": [], "cards": [],
     }
-    render_matches(con, [match], LABELS["de"])
+    i18n.use("de")
+    try:
+        render_matches(con, [match], labels())
+    finally:
+        i18n.use("en")
     text = out.getvalue()
     assert "Banding / Bündnis" in text
     assert "Deutsche Varianten: Bündnisfähigkeit" in text

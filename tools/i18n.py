@@ -3,9 +3,10 @@
     python tools/i18n.py            # extract every message, merge it into the .po, compile the .mo
     python tools/i18n.py --check    # exit 1 if the .po lacks a message or the .mo is stale
 
-Messages come from three places: ``_()``, ``ngettext()`` and ``N_()`` calls in ``cli/``
-(Babel's Python extractor), every help text of the typer command tree (command docstrings and
-option help, read from the built click commands so none is missed), and the handful of
+Messages come from three places: ``_()``, ``ngettext()`` and ``N_()`` calls in ``cli/`` and
+``N_()`` message templates in ``index/`` (Babel's Python extractor), every help text of the
+typer command tree (command docstrings and option help, read from the built click commands so
+none is missed), and the handful of
 click/typer words that typer looks up through the stdlib's global ``gettext`` ("Options",
 "Commands", ...). New messages land in the ``.po`` untranslated; translate them there and run
 the script again. The ``.mo`` is committed and shipped as package data; the tests check that it
@@ -52,11 +53,17 @@ def mo_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
+#: Folders whose code holds interface messages: the CLI (``_``, ``ngettext``, ``N_``) and the
+#: index, whose notes are `Message` templates marked with ``N_``.
+SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}))
+
+
 def _code_messages() -> Iterator[tuple[str | tuple[str, str], str]]:
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(CLI), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        yield message, f"cli/{filename}:{lineno}"
+    for folder, keywords in SOURCES:
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+            str(ROOT / folder), method_map=[("**.py", "python")], keywords=keywords
+        ):
+            yield message, f"{folder}/{filename}:{lineno}"
 
 
 def _help_texts(command: Any, path: str) -> Iterator[tuple[str, str]]:
@@ -125,6 +132,11 @@ def update(lang: str) -> None:
     else:
         catalog = Catalog(locale=lang, domain=DOMAIN, project="regelwerk", charset="utf-8")
     catalog.update(template(), no_fuzzy_matching=True)
+    catalog.fuzzy = False  # the header: a fuzzy header would be left out of the .mo
+    catalog.copyright_holder = "the regelwerk authors"
+    catalog.msgid_bugs_address = ""
+    catalog.last_translator = "regelwerk <regelwerk@invalid>"
+    catalog.language_team = "German"
     with po.open("wb") as f:
         write_po(f, catalog, width=100, sort_output=False, omit_header=False, ignore_obsolete=True)
     mo_path(lang).write_bytes(compiled(po))

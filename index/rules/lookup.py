@@ -25,6 +25,7 @@ from regelwerk.index.terms.names import both_names, german_name, glossed, other_
 from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule
 from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.numbers import RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument
 from regelwerk.ingest.model.releases import CR_KINDS
@@ -198,6 +199,8 @@ class RuleView:
     examples: tuple[str, ...] = ()
     references: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = ()
+    #: The notes as messages (template + arguments), for a reader of another language.
+    messages: tuple[Message, ...] = ()
     elsewhere: tuple[dict[str, Any], ...] = field(default=())
     #: The title's term in both languages ({"en": "Banding", "de": "Bündnisfähigkeit"}).
     names: tuple[tuple[str, str | None], ...] = ()
@@ -219,20 +222,32 @@ class RuleView:
             "removed_in": self.removed_in,
             "references": list(self.references),
             "notes": list(self.notes),
+            "messages": [m.to_dict() for m in self.messages],
             "elsewhere": list(self.elsewhere),
             "names": dict(self.names),
             "glosses": [{"en": en, "de": de} for en, de in self.glosses],
+            "citation": self.citation,
         }
 
+    @property
+    def citation(self) -> str:
+        """How to cite it: "CR 702.19b (2026-04-17)"; an undated document by its id."""
+        return f"CR {self.number} ({self.version or self.document})"
 
-def lookup(library: Corpus, query: str, *, version: str | None = None, lang: str | None = None) -> RuleView:
+
+def lookup(
+    library: Corpus, query: str, *, version: str | None = None, lang: str | None = None, today: bool = False
+) -> RuleView:
     """The rule `query` names ("702.22", "rule 702.22 j", "CR 510.1c", "Regel 702.19").
 
     Default: the newest English version that has it (the German documents only with
     ``lang="de"`` or when no English one does). Raises InvalidRuleNumber for a malformed
     number, UnknownVersion for a version nobody has, UnknownRule for a number in no document.
+    ``today=True``: `query` is a number of the newest rules; in another release or language
+    the rule that is that number today is shown (the German 702.19 for today's 702.22).
     """
     number, notes, by_term = _resolve(query)
+    by_term = by_term or today
     gloss = False
     con = rules_table(library)
     try:
@@ -255,19 +270,21 @@ def lookup(library: Corpus, query: str, *, version: str | None = None, lang: str
             moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
             chosen = _choose(moved, docs, version, lang)
             if chosen is not None:
-                notes.append(
-                    f"{number} is in no ingested document{_scope(version, lang)}; the same rule is "
-                    f"{chosen['number']} in {_where(docs[chosen['doc']])}."
-                )
+                notes.append(msg(
+                    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}."),
+                    number=number, scope=_scope_msg(version, lang), moved=chosen["number"],
+                    where=_where_msg(docs[chosen["doc"]]),
+                ))
             elif lang == "de":  # never a dead end: the English text, its terms glossed in German
                 chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
                 if chosen is None:
                     raise _unknown(con, number, version, lang)
                 gloss = True
-                notes.append(
-                    f"{number} has no German text in any ingested document; the English text of "
-                    f"{_where(docs[chosen['doc']])} follows, with the German names of its terms."
-                )
+                notes.append(msg(
+                    N_("{number} has no German text in any ingested document; the English text of "
+                       "{where} follows, with the German names of its terms."),
+                    number=number, where=_where_msg(docs[chosen["doc"]]),
+                ))
             else:
                 raise _unknown(con, number, version, lang)
         return _view(con, chosen, docs, rows, notes, gloss=gloss)
@@ -275,7 +292,7 @@ def lookup(library: Corpus, query: str, *, version: str | None = None, lang: str
         con.close()
 
 
-def _resolve(query: str) -> tuple[str, list[str], bool]:
+def _resolve(query: str) -> tuple[str, list[Message], bool]:
     """The rule number `query` names, notes about how, and whether a term named it.
 
     A number ("702.19b", "CR 510.1c") is itself. A keyword or game term in either language
@@ -296,9 +313,11 @@ def _resolve(query: str) -> tuple[str, list[str], bool]:
             ) from None
     first = found[0]
     said = query.strip()
-    notes = [f"{said} is {_term_name(first.row, said)}: rule {first.row.number} in the newest rules."]
+    notes = [msg(N_("{word} is {term}: rule {number} in the newest rules."),
+                 word=said, term=_term_name(first.row, said), number=first.row.number)]
     for other in found[1:]:
-        notes.append(f"{said} also means {_term_name(other.row, said)}: regelwerk rule {other.row.number}")
+        notes.append(msg(N_("{word} also means {term}: regelwerk rule {number}"),
+                         word=said, term=_term_name(other.row, said), number=other.row.number))
     return str(RuleNumber.parse(first.row.number)), notes, True
 
 
@@ -327,6 +346,23 @@ def _where(doc: sqlite3.Row) -> str:
     if doc["kind"] in CR_KINDS and doc["version"]:
         return f"the {doc['version']} rules"
     return f"{doc['id']!r} ({doc['language']})"
+
+
+def _where_msg(doc: sqlite3.Row) -> Message:
+    """`_where` as a message, for translation ("the 2011-02-04 rules")."""
+    if doc["kind"] in CR_KINDS and doc["version"]:
+        return msg(N_("the {version} rules"), version=doc["version"])
+    return msg(N_("'{document}' ({language})"), document=doc["id"], language=doc["language"])
+
+
+def _scope_msg(version: str | None, lang: str | None) -> Arg:
+    if version and lang:
+        return msg(N_(" for version {version} and language '{lang}'"), version=version, lang=lang)
+    if version:
+        return msg(N_(" for version {version}"), version=version)
+    if lang:
+        return msg(N_(" for language '{lang}'"), lang=lang)
+    return ""
 
 
 def _scope(version: str | None, lang: str | None) -> str:
@@ -366,7 +402,7 @@ def _elsewhere_notes(
     row: sqlite3.Row,
     docs: dict[str, sqlite3.Row],
     same_number: list[sqlite3.Row],
-    notes: list[str],
+    notes: list[Message],
 ) -> list[dict[str, Any]]:
     """The other releases in which the same number means another rule, each also as a note."""
     number, current = row["number"], row["current"]
@@ -387,7 +423,9 @@ def _elsewhere_notes(
             )
     for e in elsewhere[:3]:
         today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
-        notes.append(f"{number} in the {e['version'] or e['document']} rules is {e['title']}{today}.")
+        notes.append(msg(N_("{number} in the {version} rules is {title}{today}."), number=number,
+                         version=e["version"] or e["document"], title=e["title"],
+                         today=msg(N_("; today that is {current}"), current=e["current"]) if today else ""))
     return elsewhere
 
 
@@ -418,7 +456,7 @@ def _view(
     row: sqlite3.Row,
     docs: dict[str, sqlite3.Row],
     same_number: list[sqlite3.Row],
-    notes: list[str],
+    notes: list[Message],
     gloss: bool = False,
 ) -> RuleView:
     doc = docs[row["doc"]]
@@ -429,16 +467,21 @@ def _view(
         (row["doc"], number, row["language"]),
     ).fetchall()
     if current and current != number:
-        notes.append(f"{number} in {_where(doc)} is {title or 'this rule'}; today that is {current}.")
+        notes.append(msg(N_("{number} in {where} is {title}; today that is {current}."),
+                         number=number, where=_where_msg(doc), title=title or msg(N_("this rule")),
+                         current=current))
         today = _today(con, number)
         if today:
             alt = other_name(title, row["language"]) if title else None
-            named = f"{title} ({alt})" if alt else (title or "this rule")
-            notes.append(f"Today {number} is {today}; {named} is {current}.")
+            named: Arg = f"{title} ({alt})" if alt else (title or msg(N_("this rule")))
+            notes.append(msg(N_("Today {number} is {today}; {named} is {current}."),
+                             number=number, today=today, named=named, current=current))
     elif current is None and row["removed_in"]:
-        notes.append(f"{number} in {_where(doc)} was removed in the {row['removed_in']} rules.")
+        notes.append(msg(N_("{number} in {where} was removed in the {release} rules."),
+                         number=number, where=_where_msg(doc), release=row["removed_in"]))
     elif current is None:
-        notes.append(f"{number} in {_where(doc)}: its number in the newest English rules is not known.")
+        notes.append(msg(N_("{number} in {where}: its number in the newest English rules is not known."),
+                         number=number, where=_where_msg(doc)))
     elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
     references = _references(con, row, children)
     return RuleView(
@@ -461,7 +504,8 @@ def _view(
         ),
         examples=tuple(json.loads(row["examples"])),
         references=tuple(references),
-        notes=tuple(notes),
+        notes=tuple(str(n) for n in notes),
+        messages=tuple(notes),
         elsewhere=tuple(elsewhere),
         names=tuple(both_names(title, row["language"]).items()),
         glosses=tuple(

@@ -126,25 +126,39 @@ _LINKS = ("", "s", "es", "n", "en", "e")
 _MIN_PART = 3
 
 
+#: Longer tokens are not words (a pasted hash, a run of one letter): they are dropped before
+#: stemming, whose cost grows with the length of a word.
+MAX_WORD = 80
+#: Longer "words" are not split: no German compound in the rules comes near, and splitting
+#: a pasted 320,000-letter token must not cost more than reading it.
+MAX_COMPOUND = 64
+
+
 def split_compound(word: str, parts: frozenset[str] = RULES_PARTS) -> tuple[str, ...]:
     """The vocabulary parts of a folded compound, or () if it is not made only of them."""
-    found = _split(word, parts, first=True)
+    if len(word) > MAX_COMPOUND:
+        return ()
+    longest = max((len(p) for p in parts), default=0) + max(len(link) for link in _LINKS)
+    found = _split(word, parts, True, longest, set())
     return tuple(found) if found and len(found) > 1 else ()
 
 
-def _split(rest: str, parts: frozenset[str], first: bool) -> list[str] | None:
+def _split(rest: str, parts: frozenset[str], first: bool, longest: int, failed: set[str]) -> list[str] | None:
+    """Greedy longest-first split; a head longer than the longest part (plus link) cannot be
+    one, and a tail that failed once fails again (`failed`), so the work stays small."""
     if not first and (rest in parts or stem(rest, "de") in _stems(parts)):
         return [rest]
-    for cut in range(len(rest) - _MIN_PART, _MIN_PART - 1, -1):
+    for cut in range(min(len(rest) - _MIN_PART, longest), _MIN_PART - 1, -1):
         head = rest[:cut]
         for link in _LINKS:
             base = head[: len(head) - len(link)] if link else head
             if link and not head.endswith(link):
                 continue
-            if len(base) >= _MIN_PART and base in parts:
-                tail = _split(rest[cut:], parts, first=False)
+            if len(base) >= _MIN_PART and base in parts and rest[cut:] not in failed:
+                tail = _split(rest[cut:], parts, False, longest, failed)
                 if tail:
                     return [base, *tail]
+                failed.add(rest[cut:])
     return None
 
 
@@ -171,7 +185,8 @@ class FoldFilter(Filter):  # type: ignore[misc]
 
     def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
         for t in tokens:
-            t.text = _fold_cached(t.text)
+            if len(t.text) <= MAX_WORD:  # longer ones are dropped by the stop filter anyway
+                t.text = _fold_cached(t.text)
             yield t
 
 
@@ -262,7 +277,7 @@ def english() -> Analyzer:
     return (
         RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
-        | StopFilter(stoplist=EN_STOP, minsize=1)
+        | StopFilter(stoplist=EN_STOP, minsize=1, maxsize=MAX_WORD)
         | StemFilter(stemfn=stem_en)
     )
 
@@ -273,7 +288,7 @@ def german() -> Analyzer:
         | LowercaseFilter()
         | FoldFilter()
         | CompoundFilter()
-        | StopFilter(stoplist=DE_STOP, minsize=1)
+        | StopFilter(stoplist=DE_STOP, minsize=1, maxsize=MAX_WORD)
         | StemFilter(stemfn=stem_de)
     )
 

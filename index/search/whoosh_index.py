@@ -31,7 +31,7 @@ from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from regelwerk.index.rules.lookup import current_numbers, keyword_links
-from regelwerk.index.search.analysis import english, german
+from regelwerk.index.search.analysis import MAX_WORD, english, german
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber, lineage
 from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
@@ -249,7 +249,7 @@ def build_index(library: Corpus, folder: Path) -> None:
     vocab: Counter[str] = Counter()
     spelled: dict[str, tuple[int, str]] = {}
     for word, n in seen.items():
-        if len(word) < 3 or word.isdigit():
+        if len(word) < 3 or len(word) > MAX_WORD or word.isdigit():
             continue
         folded = fold(word)
         vocab[folded] += n

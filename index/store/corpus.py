@@ -28,12 +28,14 @@ class IngestReport:
     documents: list[ParsedDocument] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)  # ids whose bytes were already stored
     errors: list[IngestError] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # directory entries not read, and why
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "documents": [p.summary() for p in self.documents],
             "unchanged": self.unchanged,
             "errors": [str(e) for e in self.errors],
+            "skipped": self.skipped,
         }
 
 
@@ -80,44 +82,47 @@ class Corpus:
         progress: Callable[[Path], None] | None = None,
         *,
         strict: bool = False,
+        follow_symlinks: bool = False,
     ) -> IngestReport:
         """Parse and store each file; a bad file is reported and the rest go on.
 
         Nothing is written for a file until it has parsed completely, so a failure leaves every
         earlier document (and the index built from them) intact. Parsing is lenient: lines it
         cannot place become IngestIssues on the document; `strict` turns any issue into a
-        failure of that file instead.
+        failure of that file instead. Directories are walked without following symbolic links
+        unless `follow_symlinks`; what was skipped is listed in the report.
         """
-        from regelwerk.ingest import expand_paths, parse_bytes, read_document
+        from regelwerk.ingest import display_path, expand_paths, parse_bytes, read_document
 
         report = IngestReport()
-        files = expand_paths(paths)
+        files = expand_paths(paths, follow_symlinks=follow_symlinks, skipped=report.skipped)
         with self.store.writing():
             for path in files:
                 if progress is not None:
                     progress(path)
+                source = display_path(path)
                 try:
                     data = read_document(path)
                     known = self.store.has_sha256(sha256(data))
-                    parsed = self.store.get(known) if known else parse_bytes(data, str(path), fmt)
+                    parsed = self.store.get(known) if known else parse_bytes(data, source, fmt)
                     if strict and parsed.issues:
                         n = len(parsed.issues)
                         raise IngestError(
-                            str(path), f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}"
+                            source, f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}"
                         )
                     if known is not None:
                         report.unchanged.append(known)
                         report.documents.append(parsed)
                         continue
+                    self.store.put(parsed)
                 except IngestError as exc:
                     report.errors.append(exc)
                     continue
                 except Exception as exc:  # a parser bug must not cost the user the other files
                     report.errors.append(
-                        IngestError(str(path), f"could not be parsed ({type(exc).__name__}: {exc})")
+                        IngestError(source, f"could not be ingested ({type(exc).__name__}: {exc})")
                     )
                     continue
-                self.store.put(parsed)
                 report.documents.append(parsed)
         return report
 

@@ -45,6 +45,17 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def _dumps(data: Any, indent: int | None = None) -> str:
+    """JSON for the store: readable UTF-8, or ASCII escapes when the data hold a lone
+    surrogate (a text no UTF-8 writer accepts), so nothing is lost either way."""
+    text = json.dumps(data, ensure_ascii=False, indent=indent)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data, ensure_ascii=True, indent=indent)
+    return text
+
+
 class Store:
     """Parsed documents on disk. Cheap to open; documents load lazily and are cached."""
 
@@ -70,7 +81,7 @@ class Store:
         return self._manifest
 
     def _save_manifest(self) -> None:
-        _write_atomic(self.manifest_path, json.dumps(self.manifest(), ensure_ascii=False, indent=1))
+        _write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
 
     def meta(self, key: str) -> Any:
         return self.manifest().setdefault("meta", {}).get(key)
@@ -112,7 +123,7 @@ class Store:
         """Write one document and then the manifest; a crash in between leaves the old manifest."""
         doc = parsed.document
         path = self.root / "store" / "docs" / f"{doc.id}.json"
-        _write_atomic(path, json.dumps(parsed.to_dict(), ensure_ascii=False))
+        _write_atomic(path, _dumps(parsed.to_dict()))
         self.manifest()["documents"][doc.id] = {
             "sha256": doc.sha256,
             "origin": origin,

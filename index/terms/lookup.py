@@ -13,18 +13,17 @@ vocabulary is prepared once per keyword index.
 from __future__ import annotations
 
 import functools
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from regelwerk.index.linking.keyword import CardRef, Keyword
 from regelwerk.index.linking.keyword_index import KeywordIndex
 from regelwerk.index.terms.aliases import Alias, load_aliases
-from regelwerk.ingest.model.errors import InvalidQuery, UnknownKeyword
+from regelwerk.index.terms.check import check_query
+from regelwerk.ingest.model.errors import UnknownKeyword
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.stemming import stem
 
-MAX_QUERY = 200
 FUZZY_CUTOFF = 75.0
 #: Rank of each way of matching at equal score (lower first).
 _HOW_ORDER = {"exact": 0, "sense": 1, "synonym": 2, "card": 3, "inflection": 4, "fuzzy": 5}
@@ -75,23 +74,6 @@ class TermMatch:
         out.update({"score": round(self.score, 1), "match": self.how, "matched": self.name,
                     "alias": None if self.alias is None else self.alias.to_dict()})
         return out
-
-
-def check_query(query: str) -> str:
-    """The query stripped, or InvalidQuery saying what is wrong with it (in one line)."""
-    if any(unicodedata.category(c) == "Cc" for c in query):
-        shown = query[:40].encode("unicode_escape").decode()
-        raise InvalidQuery(f"query '{shown}' contains control characters; type a keyword or card name")
-    text = query.strip()
-    if not text:
-        raise InvalidQuery("empty query; give a keyword or card name such as 'banding' or 'Bündnisfähigkeit'")
-    if len(text) > MAX_QUERY:
-        raise InvalidQuery(
-            f"query is {len(text)} characters long; the limit is {MAX_QUERY} (a keyword or card name)"
-        )
-    if not compact(text):
-        raise InvalidQuery(f"query {text!r} has no letters or digits; give a keyword or card name")
-    return text
 
 
 class Vocabulary:

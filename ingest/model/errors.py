@@ -45,5 +45,9 @@ class UnknownKeyword(InputError):
     """A term that matches no keyword record."""
 
 
+class UnknownCard(InputError):
+    """A name that matches no card of the card database (or no cards are ingested yet)."""
+
+
 class InvalidQuery(InputError):
     """A search or term query that cannot be used (empty, too long, control characters)."""

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+import tomllib
+from pathlib import Path
+from typing import Any
 
+import pytest
+from narration_case_names import NAMES as CASE_NAMES
+from narration_case_names import decode
+
+from regelwerk.engine.catalog import catalog
 from regelwerk.engine.events import Event, Label, Ref, Share
 from regelwerk.engine.keyword_names import keyword_de
 from regelwerk.engine.narration import Name, render
@@ -75,9 +82,35 @@ FIXED = [
     ),
     (
         "token_created",
-        {"card": Ref("soldier"), "player": Ref("robert")},
-        "Der Soldat 2 kommt als Spielstein unter Roberts Kontrolle ins Spiel.",
-        "Robert creates a Soldier token (Soldier 2).",
+        {"card": Ref("soldier"), "player": Ref("robert"), "pt": "1/1"},
+        "Ein 1/1 Soldat-Spielstein (Soldat 2) kommt unter Roberts Kontrolle ins Spiel.",
+        "Robert creates a 1/1 Soldier token (Soldier 2).",
+    ),
+    (
+        "phases_in",
+        {"card": Ref("efreet")},
+        "Der Regenbogen-Efreet phast ein.",
+        "Rainbow Efreet phases in.",
+    ),
+    (
+        "assign_trample",
+        {
+            "chooser": Ref("robert"),
+            "card": Ref("wurm"),
+            "player": Ref("susanne"),
+            "blockers": [Ref("boar")],
+            "split": [Share("boar", 4), Share("susanne", 2)],
+        },
+        "Robert weist dem Blocker des Tatzelwurms tödlichen Schaden zu und den Rest wegen Trampelschaden "
+        "Susanne: 4 auf den Düsterwaldkeiler (A) und 2 auf Susanne.",
+        "Robert assigns lethal damage to Craw Wurm’s blocker and, because of trample, the rest to Susanne: "
+        "4 to Durkwood Boars (A) and 2 to Susanne.",
+    ),
+    (
+        "wins",
+        {"player": [Ref("robert")]},
+        "Robert gewinnt das Spiel.",
+        "Robert wins the game.",
     ),
     (
         "attackers_tap",
@@ -192,3 +225,42 @@ def test_trace_renders_in_both_languages_with_titles(rulebook) -> None:  # type:
         assert de.steps[0].title == "Declare Attackers Step"  # German falls back to English
         assert next(x.title for x in en.steps if x.rule == "702.22j") == "Banding"
     assert run_scenario(s, "de", NullRuleBook()).steps[0].title is None
+
+
+# --- every sentence form, in both languages -------------------------------------------------------
+
+CASES_FILE = Path(__file__).with_name("narration_cases.toml")
+CASES = tomllib.loads(CASES_FILE.read_text(encoding="utf-8"))["case"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["key"] for c in CASES])
+def test_every_sentence_form(case: dict[str, Any]) -> None:
+    """narration_cases.toml holds one reviewed sentence per event key, German and English."""
+    params = {k: decode(v) for k, v in case["params"].items()}
+    event = Event("0", case["key"], params)
+    assert render(event, "de", CASE_NAMES) == case["de"]
+    assert render(event, "en", CASE_NAMES) == case["en"]
+
+
+def test_the_table_covers_every_key_of_the_catalogs() -> None:
+    assert sorted(c["key"] for c in CASES) == sorted(catalog("de")["messages"])
+
+
+def test_spells_are_named_without_article_in_german() -> None:
+    trace = [s.text for s in run_scenario(resolve_scenario("buyback-capsize"), "de").steps]
+    assert "Robert wirkt Kentern mit dem Serra-Engel als Ziel." in trace
+    assert "Kentern wird verrechnet." in trace
+    assert not any("das kentern" in t.lower() for t in trace)
+    assert "Robert bezahlt beim Wirken die Rückkaufkosten des Kenterns." in trace  # genitive keeps it
+    visions = [
+        s.text for s in run_scenario(resolve_scenario("basic-landcycling-traumatic-visions"), "de").steps
+    ]
+    assert "Robert aktiviert die Fähigkeit der Traumatischen Visionen." in visions
+
+
+def test_no_developer_words_in_german_traces() -> None:
+    from regelwerk.engine.scenario import load_packaged
+
+    for s in load_packaged():
+        for step in run_scenario(s, "de").steps:
+            assert "Seed" not in step.text and "seed" not in step.text, (s.id, step.text)

@@ -41,5 +41,8 @@ def test_outdated_seed_claims_carry_a_note() -> None:
         ("banding-block-one-blocks-all", "510.1c"),
     ]:
         result = run_scenario(SCENARIOS[sid], "de")
-        assert result.steps[0].text.startswith("Hinweis: Der Seed-Text ist veraltet")
+        assert result.steps[0].text.startswith(
+            "Hinweis: Der Text des Glossars ist älter als die aktuellen Regeln"
+        )
+        assert "Seed" not in result.steps[0].text
         assert result.steps[0].rule == rule

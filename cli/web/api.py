@@ -1,0 +1,66 @@
+"""The JSON API: each endpoint returns exactly the ``--json`` object of its command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from regelwerk.cli.web.site import Lang, Limit, QueryText, Version, check_number, check_scenario, site
+from regelwerk.ingest.model.errors import InputError
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+def ok(payload: dict[str, Any]) -> JSONResponse:
+    return JSONResponse({"ok": True, **payload})
+
+
+@router.get("/rule/{number}")
+def api_rule(request: Request, number: str, version: Version = None, lang: Lang | None = None) -> Any:
+    """A rule with subrules, examples and references: ``regelwerk rule N --json``."""
+    check_number(number)
+    return ok(site(request).call("rule", number, version=version, lang=lang))
+
+
+@router.get("/search")
+def api_search(
+    request: Request,
+    q: QueryText,
+    lang: Lang | None = None,
+    limit: Limit = 10,
+    version: Version = None,
+    all_versions: bool = False,
+) -> Any:
+    """Ranked hits in both languages: ``regelwerk search Q --json``."""
+    s = site(request)
+    if version is not None and all_versions:
+        raise InputError("use either version or all_versions, not both")
+    found = s.call("search", q, lang=lang, limit=limit, version=version, all_versions=all_versions)
+    return ok(found)
+
+
+@router.get("/term")
+def api_term(request: Request, q: QueryText, lang: Lang | None = None, limit: Limit = 10) -> Any:
+    """A keyword or card in both languages: ``regelwerk term Q --json``."""
+    return ok(site(request).call("term", q, lang=lang, limit=limit))
+
+
+@router.get("/examples")
+def api_examples(request: Request) -> Any:
+    """The packaged worked examples: ``regelwerk example list --json``."""
+    return ok(site(request).call("examples"))
+
+
+@router.get("/examples/{scenario}")
+def api_example(request: Request, scenario: str, lang: Lang = "de") -> Any:
+    """One example played step by step: ``regelwerk example run ID --lang L --json``."""
+    check_scenario(site(request), scenario)
+    return ok(site(request).call("example", scenario, lang=lang))
+
+
+@router.get("/docs")
+def api_docs(request: Request) -> Any:
+    """The ingested documents: ``regelwerk docs --json``."""
+    return ok(site(request).call("docs"))

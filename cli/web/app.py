@@ -1,0 +1,70 @@
+"""The ASGI app behind ``regelwerk serve``: HTML pages and a JSON API over the library facade.
+
+Thin like the CLI: a route validates its parameters (declared, so they show in the OpenAPI
+schema), asks the library through the backend, and either returns the payload as the CLI's
+``--json`` object (`api`) or renders it with a Jinja2 template (`pages`). Everything is
+read-only; ingesting stays a command-line job. Errors use the CLI's envelope
+``{"ok": false, "error": ...}`` with 400 for bad input and 404 for what does not exist (an
+error page for a person); a 500 only for a bug. No CORS middleware: other sites' scripts get
+no answers.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from regelwerk.cli.web import api, pages
+from regelwerk.cli.web.backend import Backend, status_for
+from regelwerk.cli.web.site import HERE, Site, site
+from regelwerk.ingest.model.errors import RegelwerkError
+
+
+def create_app(backend: Backend | None = None) -> FastAPI:
+    """The app; tests pass their own `backend` (a library over a temporary home)."""
+    app = FastAPI(
+        title="regelwerk",
+        summary="The Magic: The Gathering rules in German and English: rules, search, terms, examples.",
+        version="1",
+        docs_url=None,  # FastAPI's Swagger page loads from a CDN; /api is our offline one
+        redoc_url=None,
+    )
+    app.state.site = Site(backend)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.add_exception_handler(RegelwerkError, _library_error)
+    app.add_exception_handler(RequestValidationError, _bad_request)
+    app.add_exception_handler(HTTPException, _http_error)
+    return app
+
+
+async def _library_error(request: Request, exc: Exception) -> Response:
+    return site(request).error(request, str(exc), status_for(exc))
+
+
+async def _bad_request(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    return site(request).error(request, _error_message(exc), 400)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    detail = exc.detail if isinstance(exc.detail, str) else "error"
+    if exc.status_code == 404 and detail == "Not Found":  # no route, not a missing thing
+        detail = f"no such page: {request.url.path}"
+    return site(request).error(request, detail, exc.status_code)
+
+
+def _error_message(exc: RequestValidationError) -> str:
+    """One line naming the parameter and what was expected, like the CLI's usage errors."""
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("query", "path"))
+        got = err.get("input")
+        shown = f" (got {got!r:.60})" if isinstance(got, str | int | float) else ""
+        parts.append(f"{where}: {err.get('msg', 'invalid').lower()}{shown}")
+    return "; ".join(parts) or "invalid request"

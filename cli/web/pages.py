@@ -1,0 +1,172 @@
+"""The HTML pages: search (with the hit list as a fragment for search-as-you-type), rule, term,
+examples, documents, the offline API page, and the language switch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from regelwerk.cli.web.site import (
+    UI_COOKIE,
+    Lang,
+    PageQuery,
+    Site,
+    Version,
+    check_number,
+    check_scenario,
+    site,
+    ui_lang,
+)
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+COOKIE_AGE = 365 * 24 * 3600
+
+
+def _hits(s: Site, q: str, lang: str | None) -> dict[str, Any]:
+    if not q.strip():
+        return {"q": q, "result": None}
+    result = s.call("search", q, lang=lang, limit=20, version=None, all_versions=False)
+    return {"q": q, "result": result, "other_titles": [_other_title(h) for h in result["hits"]]}
+
+
+@router.get("/")
+def search_page(request: Request, q: PageQuery = "", lang: Lang | None = None) -> Response:
+    s = site(request)
+    return s.page(request, "search.html", lang=lang, **_hits(s, q, lang))
+
+
+@router.get("/search/hits")
+def search_fragment(request: Request, q: PageQuery = "", lang: Lang | None = None) -> Response:
+    """The hit list alone, for search-as-you-type (the page swaps it in)."""
+    s = site(request)
+    return s.page(request, "_hits.html", lang=lang, **_hits(s, q, lang))
+
+
+@router.get("/rule/{number}")
+def rule_page(request: Request, number: str, version: Version = None) -> Response:
+    check_number(number)
+    s = site(request)
+    return s.page(request, "rule.html", **_rule_view(s, number, version))
+
+
+@router.get("/term")
+def term_page(request: Request, q: PageQuery = "") -> Response:
+    s = site(request)
+    data = s.call("term", q, lang=ui_lang(request), limit=10) if q.strip() else None
+    return s.page(request, "term.html", q=q, data=data)
+
+
+@router.get("/examples")
+def examples_page(request: Request) -> Response:
+    s = site(request)
+    return s.page(request, "examples.html", scenarios=s.call("examples")["scenarios"])
+
+
+@router.get("/examples/{scenario}")
+def example_page(request: Request, scenario: str, lang: Lang | None = None) -> Response:
+    s = site(request)
+    info = check_scenario(s, scenario)
+    narration = lang or ui_lang(request)
+    result = s.call("example", scenario, lang=narration)["scenarios"][0]
+    return s.page(request, "example.html", info=info, result=result, narration=narration)
+
+
+@router.get("/documents")
+def documents_page(request: Request) -> Response:
+    s = site(request)
+    return s.page(request, "documents.html", **s.call("docs"))
+
+
+@router.get("/api")
+def api_page(request: Request) -> Response:
+    """The API's documentation, rendered from the OpenAPI schema (no CDN, works offline)."""
+    return site(request).page(request, "api.html", schema=request.app.openapi())
+
+
+@router.get("/ui/{lang}", response_class=RedirectResponse)
+def switch_language(lang: Lang, next: str | None = None) -> Response:
+    """The language switch: remember the choice in a cookie and go back where one was."""
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    response.set_cookie(UI_COOKIE, lang, max_age=COOKIE_AGE, samesite="lax", httponly=True)
+    return response
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this server: never an open redirect to another site."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+def _rule_view(backend: Site, number: str, version: str | None) -> dict[str, Any]:
+    """The rule in English and German side by side, paired by the rule's number today.
+
+    A German document may number the same rule differently (the seed's 702.19 is today's
+    702.22), so the German column is the German rule whose current number is the English
+    one's, not whatever German text has the same digits.
+    """
+    from regelwerk.ingest.model.errors import UnknownRule
+
+    def find(n: str, v: str | None, lang: str) -> dict[str, Any] | None:
+        """The rule's text in `lang`, or None (``lang="de"`` falls back to glossed English)."""
+        try:
+            rule: dict[str, Any] = backend.call("rule", n, version=v, lang=lang)["rule"]
+        except UnknownRule:
+            return None
+        return rule if lang in rule["language"].split("+") else None
+
+    en = find(number, version, "en")
+    de = find(number, None, "de")
+    if en is None and de is None:  # neither language: let the library say why (and what is near)
+        en = backend.call("rule", number, version=version, lang=None)["rule"]
+    if en is not None and de is not None and not _same_rule(en, de):
+        de = find(en.get("current") or en["number"], None, "de")
+        if de is not None and not _same_rule(en, de):
+            de = None
+    if en is None and de is not None and de.get("current"):
+        en = find(str(de["current"]), None, "en")
+        if en is not None and not _same_rule(en, de):
+            en = None
+    name = (en or de or {}).get("names")
+    return {
+        "number": number,
+        "version": version,
+        "en": en,
+        "de": de,
+        "main": en or de,
+        "name": name,
+        "releases": _releases(backend, (en or de or {}).get("number") or number),
+    }
+
+
+def _other_title(hit: dict[str, Any]) -> str | None:
+    """A hit's title in the other language, when the library names it and it differs."""
+    names = hit.get("names") or {}
+    title = names.get("en") if hit["language"] == "de" else names.get("de")
+    return str(title) if title and title != hit["title"] else None
+
+
+def _same_rule(en: dict[str, Any], de: dict[str, Any]) -> bool:
+    """Two language versions of one rule: the same number today, or one bilingual entry."""
+    if en.get("current") is not None:
+        return bool(en["current"] == de.get("current"))
+    return bool(en["document"] == de["document"] and en["number"] == de["number"])
+
+
+def _releases(backend: Site, number: str) -> list[dict[str, Any]]:
+    """The CR releases that have `number`, newest first, with what it was called there."""
+    from regelwerk.ingest.model.errors import RegelwerkError
+
+    out: list[dict[str, Any]] = []
+    for doc in backend.call("docs")["documents"]:
+        if doc["kind"] not in ("cr-text", "cr-html") or not doc["version"] or doc["language"] != "en":
+            continue
+        try:
+            rule = backend.call("rule", number, version=doc["version"], lang="en")["rule"]
+        except RegelwerkError:
+            continue
+        if rule["number"] == number and not any(r["version"] == doc["version"] for r in out):
+            out.append({"version": doc["version"], "title": rule["title"], "current": rule["current"]})
+    return out

@@ -1,0 +1,65 @@
+"""Turning document text into safe HTML: escape first, then add the few tags we mean.
+
+Every string from a document is escaped before anything is added to it, and only then are rule
+references turned into links and the search highlights («…») into ``<mark>``. What is added is
+built from the escaped text and our own fixed tags, so a ``<script>`` in a document stays text.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from markupsafe import Markup, escape
+
+#: "702.22", "702.22j", "510.1c-d" / "510.1c–d" (a range of subrules), not "1702.2" or "702.22.5".
+_REFERENCE = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+)([a-z]?)(?:([-–])([a-z]))?(?![\w]|\.\d)")
+#: A bare section after the word rule: "rule 702", "rules 510", "Regel 506".
+_SECTION = re.compile(r"\b([Rr]ules?|[Rr]egeln?) ([1-9]\d{2})(?![\w.])")
+
+
+def rule_url(number: str, version: str | None = None) -> str:
+    url = f"/rule/{quote(number)}"
+    return f"{url}?version={quote(version)}" if version else url
+
+
+def _link(number: str, label: str, version: str | None) -> str:
+    return f'<a class="ref" href="{escape(rule_url(number, version))}">{label}</a>'
+
+
+def linkify(text: str | None, version: str | None = None, moved: tuple[str, str] | None = None) -> Markup:
+    """Escaped `text` with every rule reference a link to its rule page (in `version`, if given).
+
+    `moved` is ``(number, number today)`` for text from an old, undated document (the German
+    seed's 702.19 is 702.22 today): its references into its own rule ("siehe Regel 702.19j")
+    link to where that subrule lives today, not to what 702.19j means now.
+    """
+    safe = str(escape(text or ""))
+
+    def target(number: str) -> str:
+        if moved and moved[0] != moved[1] and number.startswith(moved[0]):
+            letter = number[len(moved[0]) :]
+            if letter.isalpha():
+                return moved[1] + letter
+        return number
+
+    def reference(m: re.Match[str]) -> str:
+        base, letter, dash, last = m.group(1), m.group(2), m.group(3), m.group(4)
+        first = _link(target(base + letter), base + letter, version)
+        if dash and letter:
+            return first + dash + _link(target(base + last), last, version)
+        if dash:  # "702.22-b" is not a range; keep the text as it was
+            return first + dash + last
+        return first
+
+    safe = _REFERENCE.sub(reference, safe)
+    safe = _SECTION.sub(lambda m: f"{m.group(1)} {_link(m.group(2), m.group(2), version)}", safe)
+    return Markup(safe)
+
+
+def highlight(snippet: str | None) -> Markup:
+    """A search snippet with its «marked» words as <mark>; unbalanced marks are dropped."""
+    safe = str(escape(snippet or ""))
+    if safe.count("«") != safe.count("»"):
+        return Markup(safe.replace("«", "").replace("»", ""))
+    return Markup(safe.replace("«", "<mark>").replace("»", "</mark>"))

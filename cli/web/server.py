@@ -1,0 +1,36 @@
+"""Running the app: bind the socket, say where, hand it to uvicorn until Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import threading
+import webbrowser
+
+from regelwerk.ingest.model.errors import InputError
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket, or an error naming the address and why (port taken, no such host)."""
+    try:
+        return socket.create_server((host, port))
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise InputError(f"--host {host} --port {port}: cannot listen there ({reason})") from None
+
+
+def run(host: str, port: int, open_browser: bool = False) -> None:
+    """Serve the app on `host`:`port` (0: a free port) and print the address on stderr first."""
+    import uvicorn
+
+    from regelwerk.cli.web.app import create_app
+
+    sock = listen(host, port)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{sock.getsockname()[1]}/"
+    print(f"regelwerk: serving on {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    if open_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    config = uvicorn.Config(create_app(), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])

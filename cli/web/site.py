@@ -1,0 +1,116 @@
+"""What every route shares: the library backend, the templates, the interface language, errors.
+
+The app keeps one `Site` in ``app.state.site``; routes reach it through `site(request)`. Limits
+on what a request may ask for live here too, so the API and the pages enforce the same ones.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import quote
+
+from fastapi import Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from regelwerk.cli.web.backend import Backend
+from regelwerk.cli.web.render import highlight, linkify, rule_url
+from regelwerk.ingest.model.errors import InputError
+
+HERE = Path(__file__).resolve().parent
+#: Bounds on what a request may ask for: a query longer than this is not a search, and more
+#: hits than this are not read by anyone.
+MAX_QUERY = 200
+MAX_LIMIT = 50
+UI_LANGS = ("de", "en")
+UI_COOKIE = "ui"
+
+Lang = Literal["en", "de"]
+QueryText = Annotated[
+    str, Query(min_length=1, max_length=MAX_QUERY, description="A rule number, keyword or question.")
+]
+PageQuery = Annotated[str, Query(max_length=MAX_QUERY)]
+Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many results.")]
+Version = Annotated[
+    str | None, Query(max_length=40, description="A CR release (effective date, e.g. 2015-11-13).")
+]
+
+
+def _catalog() -> dict[str, dict[str, str]]:
+    with open(HERE / "ui.toml", "rb") as fh:
+        data: dict[str, dict[str, str]] = tomllib.load(fh)
+    return data
+
+
+UI = _catalog()
+
+
+def ui_lang(request: Request) -> str:
+    """The interface language: the switch's cookie, else the browser's first choice, else English."""
+    chosen = request.cookies.get(UI_COOKIE)
+    if chosen in UI_LANGS:
+        return str(chosen)
+    accept = request.headers.get("accept-language", "").lower()
+    return "de" if accept.startswith("de") else "en"
+
+
+class Site:
+    """The backend (opened on first use) and the templates with our filters."""
+
+    def __init__(self, backend: Backend | None = None) -> None:
+        self._backend = backend
+        self.templates = Jinja2Templates(directory=HERE / "templates")
+        env = self.templates.env
+        env.filters["linkify"] = linkify
+        env.filters["highlight"] = highlight
+        env.globals["rule_url"] = rule_url
+        env.globals["quote"] = lambda s: quote(str(s), safe="")
+
+    @property
+    def backend(self) -> Backend:
+        if self._backend is None:
+            self._backend = Backend()
+        return self._backend
+
+    def call(self, method: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        return self.backend.call(method, *args, **kwargs)
+
+    def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        lang = ui_lang(request)
+        here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        common = {"t": UI[lang], "ui": lang, "other": "en" if lang == "de" else "de", "here": here}
+        return self.templates.TemplateResponse(request, template, {**common, **context}, status_code=status)
+
+    def error(self, request: Request, message: str, status: int) -> Response:
+        """The CLI's envelope for /api/, an error page for a person."""
+        message = " ".join(message.split())
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"ok": False, "error": message}, status_code=status)
+        return self.page(request, "error.html", status=status, message=message, status_code=status)
+
+
+def site(request: Request) -> Site:
+    found: Site = request.app.state.site
+    return found
+
+
+def check_number(number: str) -> None:
+    if len(number) > 40:
+        raise InputError(f"rule number {number[:40]!r}... is too long; expected one such as '702.22'")
+
+
+def check_scenario(s: Site, scenario: str) -> dict[str, Any]:
+    """Only packaged scenarios: the library also takes a file path, which HTTP must not reach."""
+    import difflib
+
+    from starlette.exceptions import HTTPException
+
+    infos: list[dict[str, Any]] = s.call("examples")["scenarios"]
+    for info in infos:
+        if info["id"] == scenario:
+            return info
+    near = difflib.get_close_matches(scenario, [i["id"] for i in infos], n=3)
+    hint = f" (did you mean {', '.join(repr(n) for n in near)}?)" if near else ""
+    raise HTTPException(404, f"no scenario {scenario!r}{hint}; expected an id from /api/examples")

@@ -1,0 +1,261 @@
+"""The card database: one SQLite file under ``REGELWERK_HOME/cards/``.
+
+Tables: ``files`` (one row per ingested MTGJSON file: id, sha256, summary), ``sets``,
+``cards`` (one row per Oracle card, i.e. per English face name), ``printings`` (set, number,
+year and the German name, type line and text of that printing) and ``names`` (every English and
+German name in ``compact`` form, the key of every name lookup), plus ``card_text``, an FTS5
+index over both languages' card text for ``search --cards``.
+
+Every file is written in one transaction: a reader sees all of a file's cards or none, and a
+file that fails half-way (a truncated archive) leaves the database as it was. The same bytes
+twice do nothing (``files.sha256``); a changed file with the same id replaces its printings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.fold import compact, fold
+from regelwerk.ingest.model.ids import file_sha256
+from regelwerk.ingest.model.records import CardSet, OracleCard
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (id TEXT PRIMARY KEY, sha256 TEXT NOT NULL, summary TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sets (
+    code TEXT PRIMARY KEY, name TEXT NOT NULL, release_date TEXT, file TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cards (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, full_name TEXT, type_line TEXT,
+    mana_cost TEXT, power TEXT, toughness TEXT, loyalty TEXT, keywords TEXT NOT NULL,
+    text TEXT, layout TEXT
+);
+CREATE TABLE IF NOT EXISTS printings (
+    card INTEGER NOT NULL REFERENCES cards(id), file TEXT NOT NULL, set_code TEXT NOT NULL,
+    number TEXT NOT NULL, year INTEGER, name_de TEXT, type_de TEXT, text_de TEXT,
+    PRIMARY KEY (card, set_code, number)
+);
+CREATE INDEX IF NOT EXISTS printings_file ON printings(file);
+CREATE TABLE IF NOT EXISTS names (
+    key TEXT NOT NULL, card INTEGER NOT NULL, name TEXT NOT NULL, lang TEXT NOT NULL,
+    PRIMARY KEY (key, card, name)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS card_text USING fts5(
+    name, text_en, text_de, tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+
+
+@dataclass
+class CardIngestReport:
+    """What one ingest of card files did (the shape of corpus.IngestReport, as dicts)."""
+
+    documents: list[dict[str, Any]] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    errors: list[IngestError] = field(default_factory=list)
+
+
+def card_db_path(home: Path) -> Path:
+    return home / "cards" / "cards.sqlite"
+
+
+class CardStore:
+    """The card database under `home`. Opening is free; the file appears with the first card."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = card_db_path(home)
+        self._conn: sqlite3.Connection | None = None
+
+    # -- connection ------------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def connect(self) -> sqlite3.Connection:
+        """The open database (created with its schema on first use)."""
+        if self._conn is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                with _transaction(conn):
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._conn = conn
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    # -- reading ---------------------------------------------------------------------------------
+    def summaries(self) -> list[dict[str, Any]]:
+        """The ingested card files, as ``docs`` lists them."""
+        if not self.exists():
+            return []
+        rows = self.connect().execute("SELECT summary FROM files ORDER BY id")
+        return [json.loads(r["summary"]) for r in rows]
+
+    def count(self) -> int:
+        if not self.exists():
+            return 0
+        return int(self.connect().execute("SELECT count(*) FROM cards").fetchone()[0])
+
+    # -- writing ---------------------------------------------------------------------------------
+    def ingest(
+        self, paths: Iterable[Path], progress: Callable[[Path], None] | None = None
+    ) -> CardIngestReport:
+        """Store each MTGJSON file in its own transaction; a bad file is reported, the rest go on."""
+        from regelwerk.ingest import card_reader
+
+        report = CardIngestReport()
+        conn = self.connect()
+        changed = False
+        for path in paths:
+            if progress is not None:
+                progress(path)
+            try:
+                sha = file_sha256(path)
+                known = conn.execute("SELECT id, summary FROM files WHERE sha256 = ?", (sha,)).fetchone()
+                if known is not None:
+                    report.unchanged.append(known["id"])
+                    report.documents.append(json.loads(known["summary"]))
+                    continue
+                reader = card_reader(path)
+                if reader is None:
+                    raise IngestError(str(path), "not an MTGJSON set or AllPrintings file")
+                with _transaction(conn):
+                    _forget_file(conn, reader.document_id)
+                    writer = _Writer(conn, reader.document_id)
+                    for card_set in reader.sets():
+                        writer.add(card_set)
+                    summary = reader.summary(sha)
+                    conn.execute(
+                        "INSERT INTO files(id, sha256, summary) VALUES (?, ?, ?)",
+                        (reader.document_id, sha, json.dumps(summary, ensure_ascii=False)),
+                    )
+            except IngestError as exc:
+                report.errors.append(exc)
+                continue
+            except OSError as exc:
+                report.errors.append(IngestError(str(path), f"cannot be read ({exc.strerror or exc})"))
+                continue
+            except Exception as exc:  # a parser bug must not cost the user the other files
+                report.errors.append(
+                    IngestError(str(path), f"could not be stored ({type(exc).__name__}: {exc})")
+                )
+                continue
+            changed = True
+            report.documents.append(summary)
+        if changed:
+            with _transaction(conn):
+                _rebuild_text_index(conn)
+        return report
+
+
+@contextlib.contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (the connection is in autocommit)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _forget_file(conn: sqlite3.Connection, file_id: str) -> None:
+    """Drop a file's printings (before it is stored again) and cards left with none."""
+    conn.execute("DELETE FROM printings WHERE file = ?", (file_id,))
+    conn.execute("DELETE FROM sets WHERE file = ?", (file_id,))
+    conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+    orphans = "SELECT id FROM cards WHERE id NOT IN (SELECT DISTINCT card FROM printings)"
+    conn.execute(f"DELETE FROM names WHERE card IN ({orphans})")
+    conn.execute(f"DELETE FROM cards WHERE id IN ({orphans})")
+
+
+class _Writer:
+    """Adds sets of one file: cards by name (one row per Oracle card), printings, name keys."""
+
+    def __init__(self, conn: sqlite3.Connection, file_id: str) -> None:
+        self.conn = conn
+        self.file_id = file_id
+        self.ids: dict[str, int] = {r[0]: r[1] for r in conn.execute("SELECT name, id FROM cards")}
+
+    def _card_id(self, card: OracleCard) -> int:
+        found = self.ids.get(card.name)
+        if found is None:
+            cur = self.conn.execute(
+                "INSERT INTO cards(name, full_name, type_line, mana_cost, power, toughness, loyalty,"
+                " keywords, text, layout) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    card.name,
+                    card.full_name,
+                    card.type_line,
+                    card.mana_cost,
+                    card.power,
+                    card.toughness,
+                    card.loyalty,
+                    json.dumps(list(card.keywords)),
+                    card.text,
+                    card.layout,
+                ),
+            )
+            found = int(cur.lastrowid or 0)
+            self.ids[card.name] = found
+        return found
+
+    def add(self, card_set: CardSet) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO sets(code, name, release_date, file) VALUES (?, ?, ?, ?)",
+            (card_set.code, card_set.name, card_set.release_date, self.file_id),
+        )
+        printings = []
+        names = []
+        for card in card_set.cards:
+            card_id = self._card_id(card)
+            names.append((compact(card.name), card_id, card.name, "en"))
+            if card.full_name:
+                names.append((compact(card.full_name), card_id, card.full_name, "en"))
+            for p in card.printings:
+                printings.append(
+                    (card_id, self.file_id, p.set_code, p.number, p.year, p.name_de, p.type_de, p.text_de)
+                )
+                if p.name_de:
+                    names.append((compact(p.name_de), card_id, p.name_de, "de"))
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO printings(card, file, set_code, number, year, name_de, type_de, text_de)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            printings,
+        )
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO names(key, card, name, lang) VALUES (?, ?, ?, ?)",
+            [n for n in names if n[0]],
+        )
+
+
+def _rebuild_text_index(conn: sqlite3.Connection) -> None:
+    """Refill the FTS5 index: per card its names, Oracle text and German texts, all folded
+    (ü = ue = u, ß = ss) so the query side only has to fold too."""
+    conn.execute("DELETE FROM card_text")
+    rows = conn.execute(
+        "SELECT c.id, c.name, c.text, group_concat(DISTINCT p.name_de), group_concat(DISTINCT p.text_de)"
+        " FROM cards c LEFT JOIN printings p ON p.card = c.id GROUP BY c.id"
+    )
+    conn.executemany(
+        "INSERT INTO card_text(rowid, name, text_en, text_de) VALUES (?, ?, ?, ?)",
+        ((r[0], fold(f"{r[1]} {r[3] or ''}"), fold(r[2] or ""), fold(r[4] or "")) for r in rows.fetchall()),
+    )

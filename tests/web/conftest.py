@@ -1,0 +1,58 @@
+"""A small library for the web tests: the seeds plus one tiny CR release with hostile text.
+
+Built once per module (ingest and index build cost a second); every test reads it through
+FastAPI's TestClient, which runs the app in-process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from regelwerk.cli.web.app import create_app
+from regelwerk.cli.web.backend import Backend
+from tests.test_cr_text import MINI
+
+SCRIPT = "<script>alert('xss')</script>"
+IMG = '<img src=x onerror="alert(2)">'
+
+#: A CR release in the official text layout (test_cr_text's) whose rule and glossary text
+#: carry markup, and whose references include a range ("702.9a-b").
+HOSTILE_CR = (
+    MINI.replace("rules apply. See rule 100.1a.", f"rules apply {SCRIPT}. See rule 100.1a and 702.9a-b.")
+    .replace("100.1a A subrule.", f"100.1a A subrule with {IMG} inside.")
+    .replace("Example: An example.", f"Example: An example {SCRIPT}.")
+    .replace(
+        "702.9a Flying is an evasion ability.",
+        f"702.9a Flying is an evasion ability {IMG}.\n\n"
+        "702.9b A creature with flying can't be blocked except by creatures with flying or reach.",
+    )
+    .replace("A keyword ability. See rule 702.9.", f"A keyword ability {SCRIPT}. See rule 702.9.")
+)
+assert HOSTILE_CR.count(SCRIPT) == 3 and HOSTILE_CR.count(IMG) == 2
+
+
+def make_home(root: Path) -> Path:
+    """A home with the seeds and the hostile CR release ingested."""
+    from regelwerk.index.facade import Library
+
+    source = root / "hostile-cr.txt"
+    source.write_text(HOSTILE_CR, encoding="utf-8")
+    home = root / "home"
+    report = Library(home).ingest([source])
+    assert not report["errors"], report["errors"]
+    return home
+
+
+@pytest.fixture(scope="module")
+def web_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_home(tmp_path_factory.mktemp("web"))
+
+
+@pytest.fixture(scope="module")
+def client(web_home: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Backend(web_home)), raise_server_exceptions=False) as c:
+        yield c

@@ -1,0 +1,159 @@
+"""The HTML pages: escaping of document text, links, both languages, errors as pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from regelwerk.cli.web.render import highlight, linkify
+from tests.web.conftest import IMG, SCRIPT
+
+HOSTILE_PAGES = [
+    "/rule/100.1?version=2020-06-01",
+    "/rule/702.9",
+    "/?q=flying",
+    "/search/hits?q=subrule",
+    "/term?q=flying",
+    "/documents",
+]
+
+
+@pytest.mark.parametrize("url", HOSTILE_PAGES)
+def test_document_markup_is_shown_as_text(client: TestClient, url: str) -> None:
+    """The hostile CR's <script> and <img onerror> arrive escaped, never as tags."""
+    page = client.get(url)
+    assert page.status_code == 200, page.text
+    text = page.text
+    assert "<script>alert" not in text
+    assert "<img" not in text and "onerror=\"alert" not in text
+    assert "&lt;script&gt;" in text or "&lt;img" in text or url == "/documents"
+
+
+def test_only_our_own_script_tags(client: TestClient) -> None:
+    text = client.get("/?q=flying").text
+    assert re.findall(r"<script[^>]*>", text) == ['<script src="/static/search.js" defer>']
+
+
+def test_linkify_escapes_before_linking() -> None:
+    out = str(linkify(f"See rule 702.22, 510.1c-d and rules 506 {SCRIPT} {IMG}; 1702.2 and 702.22.5 stay"))
+    assert '<a class="ref" href="/rule/702.22">702.22</a>' in out
+    assert '<a class="ref" href="/rule/510.1c">510.1c</a>-<a class="ref" href="/rule/510.1d">d</a>' in out
+    assert 'rules <a class="ref" href="/rule/506">506</a>' in out
+    assert "&lt;script&gt;" in out and "<script" not in out and "<img" not in out
+    assert "1702.2 and 702.22.5 stay" in out
+    pinned = '<a class="ref" href="/rule/702.9a?version=2020-06-01">702.9a</a>'
+    assert str(linkify("702.9a", "2020-06-01")) == pinned
+
+
+def test_linkify_follows_a_moved_rule_into_its_number_today() -> None:
+    """The German seed's 702.19 is 702.22 today: its "siehe Regel 702.19j" means 702.22j."""
+    out = str(linkify("siehe Regel 702.19j und 510.1c", moved=("702.19", "702.22")))
+    assert '<a class="ref" href="/rule/702.22j">702.19j</a>' in out
+    assert 'href="/rule/510.1c"' in out
+
+
+def test_highlight_marks_only_balanced_pairs() -> None:
+    assert str(highlight("«Bands» with <b>")) == "<mark>Bands</mark> with &lt;b&gt;"
+    assert str(highlight("half «open")) == "half open"
+
+
+def test_rule_page_links_every_reference(client: TestClient) -> None:
+    text = client.get("/rule/100.1?version=2020-06-01").text
+    assert 'href="/rule/100.1a?version=2020-06-01"' in text
+    # "702.9a-b" is a range of two subrules
+    assert 'href="/rule/702.9a?version=2020-06-01">702.9a</a>-<a class="ref" href="/rule/702.9b' in text
+
+
+def test_rule_page_german_and_english_side_by_side(client: TestClient) -> None:
+    """The seed numbers Banding 702.19 in both languages: one column each, paired by rule."""
+    text = client.get("/rule/702.19").text
+    assert 'class="columns two"' in text
+    assert '<article class="col" lang="en">' in text and '<article class="col" lang="de">' in text
+    assert "Bündnisfähigkeit" in text and "Banding" in text
+
+
+def test_rule_page_names_the_german_keyword_where_only_english_exists(client: TestClient) -> None:
+    text = client.get("/rule/702.9").text
+    assert '<aside class="col missing" lang="de">' in text
+    assert "Fliegend" in text
+
+
+def test_release_picker_lists_releases_with_the_number(client: TestClient) -> None:
+    text = client.get("/rule/702.9").text
+    assert '<option value="2020-06-01" selected>2020-06-01 · Flying</option>' in text
+
+
+def test_search_page_and_fragment(client: TestClient) -> None:
+    page = client.get("/?q=B%C3%BCndnisf%C3%A4hikeit")
+    assert page.status_code == 200
+    assert 'value="Bündnisfähikeit"' in page.text
+    assert 'href="/rule/702.19"' in page.text  # the German hit links to the rule page
+    fragment = client.get("/search/hits?q=banding&lang=de").text
+    assert "<html" not in fragment and 'class="hits"' in fragment
+    assert 'lang-en' not in fragment
+
+
+def test_language_switch_is_remembered(client: TestClient) -> None:
+    client.cookies.clear()
+    assert 'lang="en"' in client.get("/examples").text[:200]
+    switch = client.get("/ui/de?next=/examples", follow_redirects=False)
+    assert switch.status_code == 303 and switch.headers["location"] == "/examples"
+    client.cookies.set("ui", switch.cookies["ui"])
+    page = client.get("/examples").text
+    assert '<html lang="de">' in page and "Beispiele" in page
+    assert 'href="/ui/en?next=%2Fexamples"' in page
+    client.cookies.clear()
+
+
+def test_accept_language_picks_german_without_a_cookie(client: TestClient) -> None:
+    client.cookies.clear()
+    assert '<html lang="de">' in client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"}).text
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil.example", ""])
+def test_language_switch_never_leaves_the_site(client: TestClient, target: str) -> None:
+    response = client.get("/ui/en", params={"next": target}, follow_redirects=False)
+    assert response.headers["location"] == "/"
+
+
+def test_example_replay_cites_rules_in_both_languages(client: TestClient) -> None:
+    listing = client.get("/examples").text
+    assert 'href="/examples/banding-band-attack"' in listing
+    de = client.get("/examples/banding-band-attack?lang=de").text
+    en = client.get("/examples/banding-band-attack?lang=en").text
+    assert 'class="ref cite" href="/rule/702.22c"' in de
+    assert '<ol class="steps" lang="de">' in de and '<ol class="steps" lang="en">' in en
+    assert "Bündnis" in de and "band" in en
+
+
+def test_term_and_documents_pages(client: TestClient) -> None:
+    term = client.get("/term?q=Trampelschaden").text
+    assert "Trample" in term and "Trampelschaden" in term and "Verursacht Trampelschaden" in term
+    docs = client.get("/documents").text
+    assert "cr-en-2020-06-01" in docs and "rule-702-19-banding-de-en" in docs
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "says"),
+    [
+        ("/rule/abc", 400, "is not a rule number"),
+        ("/rule/999.1", 404, "is in no ingested document"),
+        ("/term?q=qqqqqqqqqqqqq", 404, "no keyword or card matches"),
+        ("/examples/nope", 404, "no scenario"),
+        ("/nowhere", 404, "no such page: /nowhere"),
+        ("/?q=" + "x" * 201, 400, "q: string should have at most 200 characters"),
+    ],
+)
+def test_errors_are_pages_with_status(client: TestClient, url: str, status: int, says: str) -> None:
+    response = client.get(url)
+    assert response.status_code == status
+    assert response.headers["content-type"].startswith("text/html")
+    assert says in response.text
+
+
+def test_static_files_are_shipped(client: TestClient) -> None:
+    js = client.get("/static/search.js")
+    assert js.status_code == 200 and "replaceState" in js.text
+    assert client.get("/static/style.css").status_code == 200
