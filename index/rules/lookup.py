@@ -476,12 +476,11 @@ def _view(
             named: Arg = f"{title} ({alt})" if alt else (title or msg(N_("this rule")))
             notes.append(msg(N_("Today {number} is {today}; {named} is {current}."),
                              number=number, today=today, named=named, current=current))
-    elif current is None and row["removed_in"]:
-        notes.append(msg(N_("{number} in {where} was removed in the {release} rules."),
-                         number=number, where=_where_msg(doc), release=row["removed_in"]))
     elif current is None:
-        notes.append(msg(N_("{number} in {where}: its number in the newest English rules is not known."),
-                         number=number, where=_where_msg(doc)))
+        removed = N_("{number} in {where} was removed in the {release} rules.")
+        unknown = N_("{number} in {where}: its number in the newest English rules is not known.")
+        notes.append(msg(removed if row["removed_in"] else unknown, number=number, where=_where_msg(doc),
+                         release=row["removed_in"] or ""))
     elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
     references = _references(con, row, children)
     return RuleView(
