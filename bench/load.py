@@ -131,6 +131,9 @@ def _home() -> Path:
                        stdout=subprocess.DEVNULL)
     else:
         print("note: ../shared/corpus is absent; the load runs on the seeds only", file=sys.stderr)
+    # build the index now, once, instead of in the server's first (timed-out) requests
+    subprocess.run([sys.executable, "-m", "regelwerk", "search", "warm"], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
     return home
 
 

@@ -116,7 +116,8 @@ def localize(command: Any, lang: str | None = None) -> Any:
             text = getattr(cmd, attr, None)
             if isinstance(text, str) and text:
                 setattr(cmd, attr, _lookup(t, text))
-        for param in getattr(cmd, "params", ()):
+        help_option = _help_option(cmd)
+        for param in (*getattr(cmd, "params", ()), *([help_option] if help_option else [])):
             text = getattr(param, "help", None)
             if isinstance(text, str) and text:
                 param.help = _lookup(t, text)
@@ -125,6 +126,18 @@ def localize(command: Any, lang: str | None = None) -> Any:
 
     walk(command)
     return command
+
+
+def _help_option(cmd: Any) -> Any:
+    """The command's ``--help`` option, which click makes (and caches) on first use with an
+    English help text of its own; made here so that its text is translated too."""
+    from types import SimpleNamespace
+
+    getter = getattr(cmd, "get_help_option", None)
+    if getter is None:
+        return None
+    names = getattr(cmd, "context_settings", {}).get("help_option_names", ["--help"])
+    return getter(SimpleNamespace(help_option_names=names))
 
 
 def _lookup(t: gettext.NullTranslations, text: str) -> str:

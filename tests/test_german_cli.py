@@ -77,6 +77,7 @@ def test_help_is_german_with_lang_de_and_english_by_default() -> None:
     assert german.exit_code == 0, german.output
     assert "Eine Regel mit Unterregeln und Beispielen zeigen" in german.output
     assert "Optionen:" in german.output and "Argumente:" in german.output
+    assert "Diese Hilfe zeigen und beenden." in german.output  # click's own --help option too
     english = runner.invoke(app, ["rule", "--help"])
     assert "Show a rule with its subrules and examples" in english.output
     assert "Options:" in english.output

@@ -66,3 +66,14 @@ def test_shipped_data_is_in_the_wheel(wheel_names: set[str]) -> None:
         assert files, folder
         for name in files:
             assert f"regelwerk/data/{folder}/{name}" in wheel_names
+
+
+def test_web_templates_and_static_files_are_in_the_wheel(wheel_names: set[str]) -> None:
+    """``regelwerk serve`` reads its templates, CSS, JS and interface text from the package."""
+    web = ROOT / "cli" / "web"
+    shipped = {".html", ".css", ".js", ".png", ".toml"}
+    files = [p for p in web.rglob("*") if p.is_file() and p.suffix in shipped]
+    assert len(files) >= 10
+    for path in files:
+        name = "regelwerk/" + path.relative_to(ROOT).as_posix()
+        assert name in wheel_names, f"{name} is not in the wheel; list it in pyproject's package-data"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,3 +35,14 @@ def test_readme_layout_names_every_module() -> None:
         if path.name != "__init__.py" and f"`{path.stem}`" not in layout and f"`{path.stem}/`" not in layout
     ]
     assert not missing, f"the README's layout section does not name: {', '.join(missing)}"
+
+
+def test_every_index_part_is_under_the_import_contracts() -> None:
+    """A new ``index/`` subpackage must be below the facade and out of the CLI's reach too."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    parts = {f"regelwerk.index.{p.parent.name}" for p in (ROOT / "index").glob("*/__init__.py")}
+    below = next(c for c in contracts if c["name"].startswith("below the facade"))
+    cli = next(c for c in contracts if c["name"].startswith("cli calls only the facade"))
+    assert parts == set(below["source_modules"])
+    assert parts <= set(cli["forbidden_modules"])

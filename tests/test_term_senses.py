@@ -93,3 +93,10 @@ def test_glossed_prefers_the_longest_term_and_skips_identical_words() -> None:
     assert pairs[0] == ("Combat Damage", "Kampfschaden")
     assert ("Deathtouch", "Todesberührung") in pairs and ("Creature", "Kreatur") in pairs
     assert ("Damage", "Schaden") not in pairs and all(en != "Zone" for en, _ in pairs)
+
+
+def test_search_translates_the_words_people_say(tmp_path_factory: pytest.TempPathFactory) -> None:
+    index = keyword_index(Corpus(tmp_path_factory.mktemp("home")))
+    assert index.translate("Spielfeld", "de") == ["battlefield"]
+    assert index.translate("Priorität", "de") == ["priority"]
+    assert {"neutralisieren", "marke"} <= set(index.translate("counter", "en"))  # both senses

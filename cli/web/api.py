@@ -47,6 +47,12 @@ def api_term(request: Request, q: QueryText, lang: Lang | None = None, limit: Li
     return ok(site(request).call("term", q, lang=lang, limit=limit))
 
 
+@router.get("/card")
+def api_card(request: Request, q: QueryText, lang: Lang | None = None, limit: Limit = 10) -> Any:
+    """Cards by German or English name, with their German printings: ``regelwerk card Q --json``."""
+    return ok(site(request).call("card", q, lang=lang, limit=limit))
+
+
 @router.get("/examples")
 def api_examples(request: Request) -> Any:
     """The packaged worked examples: ``regelwerk example list --json``."""

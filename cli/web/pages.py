@@ -58,6 +58,13 @@ def term_page(request: Request, q: PageQuery = "") -> Response:
     return s.page(request, "term.html", q=q, data=data)
 
 
+@router.get("/card")
+def card_page(request: Request, q: PageQuery = "") -> Response:
+    s = site(request)
+    data = s.call("card", q, lang=ui_lang(request), limit=10) if q.strip() else None
+    return s.page(request, "card.html", q=q, data=data)
+
+
 @router.get("/examples")
 def examples_page(request: Request) -> Response:
     s = site(request)

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING
 
 from regelwerk.index.linking.keyword import CardRef, Era, Keyword
 from regelwerk.index.linking.link import Linked, excerpt_numbers, link
+from regelwerk.index.terms.aliases import load_aliases
 from regelwerk.index.terms.shipped import load_terms, stamp
 from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import RuleNumber
-from regelwerk.ingest.model.stemming import stem
+from regelwerk.ingest.model.stemming import StemIndex
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
@@ -54,10 +55,16 @@ class KeywordIndex:
             self._en.setdefault(compact(k.en), []).append(k)
             for name in k.german_names:
                 self._de.setdefault(compact(name), []).append(k)
-        # The same tables by stem, for inflected words ("Giftmarken" -> "Giftmarke").
-        self._stemmed = {
-            lang: _by_stem(table, lang) for lang, table in (("en", self._en), ("de", self._de))
-        }
+        # Words people say ("Spielfeld", "Priorität", the other sense of "counter") reach
+        # their term too, after its own names (data/terms/aliases.tsv).
+        by_row = {(k.en, k.kind): k for k in linked.keywords}
+        for alias in load_aliases():
+            target = by_row.get((alias.en, alias.kind))
+            table = self._de if alias.lang == "de" else self._en
+            if target is not None and target not in table.get(compact(alias.word), []):
+                table.setdefault(compact(alias.word), []).append(target)
+        # The same names by stem, for inflected words ("Giftmarken" -> "Giftmarke").
+        self._stemmed = {lang: StemIndex(table, lang) for lang, table in (("en", self._en), ("de", self._de))}
 
     # records --------------------------------------------------------------------------------
     def keywords(self) -> list[Keyword]:
@@ -145,7 +152,10 @@ class KeywordIndex:
             return table[key]
         if len(key) < _MIN_STEMMED:
             return []
-        return self._stemmed[src].get(stem(key, src), [])
+        found: list[Keyword] = []
+        for name in self._stemmed[src].find(key):
+            found.extend(k for k in table[name] if k not in found)
+        return found
 
     def _compound(self, key: str) -> list[Keyword]:
         for i in range(len(key) - 3, 2, -1):
@@ -159,14 +169,6 @@ class KeywordIndex:
             if heads:
                 return [*heads, *tails]
         return []
-
-
-def _by_stem(table: dict[str, list[Keyword]], lang: str) -> dict[str, list[Keyword]]:
-    out: dict[str, list[Keyword]] = {}
-    for key, keywords in table.items():
-        bucket = out.setdefault(stem(key, lang), [])
-        bucket.extend(k for k in keywords if k not in bucket)
-    return out
 
 
 @functools.cache

@@ -32,7 +32,7 @@ from whoosh.analysis import (
 from whoosh.lang import stopwords_for_language
 
 from regelwerk.ingest.model.fold import fold
-from regelwerk.ingest.model.stemming import stem, stem_de, stem_en
+from regelwerk.ingest.model.stemming import StemIndex, stem_de, stem_en
 
 #: Tokens: runs of word characters; an apostrophe inside a word ("creature’s") splits it.
 WORD_PATTERN = r"\w+"
@@ -146,7 +146,7 @@ def split_compound(word: str, parts: frozenset[str] = RULES_PARTS) -> tuple[str,
 def _split(rest: str, parts: frozenset[str], first: bool, longest: int, failed: set[str]) -> list[str] | None:
     """Greedy longest-first split; a head longer than the longest part (plus link) cannot be
     one, and a tail that failed once fails again (`failed`), so the work stays small."""
-    if not first and (rest in parts or stem(rest, "de") in _stems(parts)):
+    if not first and (rest in parts or _stems(parts).find(rest)):
         return [rest]
     for cut in range(min(len(rest) - _MIN_PART, longest), _MIN_PART - 1, -1):
         head = rest[:cut]
@@ -163,10 +163,10 @@ def _split(rest: str, parts: frozenset[str], first: bool, longest: int, failed: 
 
 
 @functools.lru_cache(maxsize=8)
-def _stems(parts: frozenset[str]) -> frozenset[str]:
-    """The German stems of a compound vocabulary: an inflected last part ("...marken") meets
-    its word ("marke")."""
-    return frozenset(stem(p, "de") for p in parts)
+def _stems(parts: frozenset[str]) -> StemIndex:
+    """A compound vocabulary by German stem: an inflected last part ("...marken") meets its
+    word ("marke")."""
+    return StemIndex(sorted(parts), "de")
 
 
 @functools.lru_cache(maxsize=100_000)

@@ -22,7 +22,7 @@ from regelwerk.index.terms.aliases import Alias, load_aliases
 from regelwerk.index.terms.check import check_query
 from regelwerk.ingest.model.errors import UnknownKeyword
 from regelwerk.ingest.model.fold import compact
-from regelwerk.ingest.model.stemming import stem
+from regelwerk.ingest.model.stemming import StemIndex
 
 FUZZY_CUTOFF = 75.0
 #: Rank of each way of matching at equal score (lower first).
@@ -106,20 +106,16 @@ class Vocabulary:
         for e in self.entries:
             self.by_key.setdefault(e.key, []).append(e)
         # Inflected forms ("Trampelschadens", "Giftmarken") meet their entry by stem.
-        self.by_stem: dict[str, list[_Entry]] = {}
-        for key, found in self.by_key.items():
-            for lang in ("de", "en"):
-                bucket = self.by_stem.setdefault(stem(key, lang), [])
-                bucket.extend(e for e in found if e not in bucket)
+        self.by_stem = {lang: StemIndex(self.by_key, lang) for lang in ("de", "en")}
 
     def lookup(self, query: str) -> list[TermMatch]:
         key = compact(query)
         hits = [(e, 100.0, e.how) for e in self.by_key.get(key, [])]
         if not hits:
             for lang in ("de", "en") if len(key) >= 4 else ():
-                inflected = self.by_stem.get(stem(key, lang))
+                inflected = [e for name in self.by_stem[lang].find(key) for e in self.by_key[name]]
                 if inflected:
-                    hits = [(e, 95.0, "inflection") for e in inflected]
+                    hits = [(e, 95.0, "inflection") for e in dict.fromkeys(inflected)]
                     break
         if not hits:
             from rapidfuzz import fuzz, process

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 from regelwerk.ingest.model.fold import fold
-from regelwerk.ingest.model.stemming import stem
+from regelwerk.ingest.model.stemming import StemIndex
 
 #: Ordinary German rules words ("zehn", "verliert", "Spieler") the keyword tables do not name.
 WORDS_FILE = "words.tsv"
@@ -66,14 +66,12 @@ def translate_word(word: str) -> tuple[str, ...]:
     key = fold(word.lower())
     found = word_table().get(key)
     if found is None and len(key) >= 5:
-        found = _stemmed_word_table().get(stem(key, "de"))
+        forms = _stemmed_word_table().find(key)  # the first form of a stem wins, as in the file
+        found = word_table()[forms[0]] if forms else None
     return found or ()
 
 
 @functools.cache
-def _stemmed_word_table() -> dict[str, tuple[str, ...]]:
-    """`word_table` by German stem; the first form of a stem wins, as in the file."""
-    out: dict[str, tuple[str, ...]] = {}
-    for form, english in word_table().items():
-        out.setdefault(stem(form, "de"), english)
-    return out
+def _stemmed_word_table() -> StemIndex:
+    """`word_table`'s German forms by stem."""
+    return StemIndex(word_table(), "de")

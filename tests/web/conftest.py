@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from regelwerk.cli.web.app import create_app
 from regelwerk.cli.web.backend import Backend
 from tests.test_cr_text import MINI
+from tests.test_mtgjson import META, _card, _json, _set
 
 SCRIPT = "<script>alert('xss')</script>"
 IMG = '<img src=x onerror="alert(2)">'
@@ -35,14 +36,27 @@ HOSTILE_CR = (
 assert HOSTILE_CR.count(SCRIPT) == 3 and HOSTILE_CR.count(IMG) == 2
 
 
+#: A card set (MTGJSON) with one card whose names and texts carry markup.
+HOSTILE_SET = _set(
+    "EVL",
+    "2020-06-01",
+    [
+        _card(f"Evil {SCRIPT}", "EVL", "1", f"Böse {IMG}", text=f"Fliegend {SCRIPT}", keywords=["Flying"]),
+        _card("Craw Wurm", "EVL", "2", "Tatzelwurm"),
+    ],
+)
+
+
 def make_home(root: Path) -> Path:
-    """A home with the seeds and the hostile CR release ingested."""
+    """A home with the seeds, the hostile CR release and the hostile card set ingested."""
     from regelwerk.index.facade import Library
 
     source = root / "hostile-cr.txt"
     source.write_text(HOSTILE_CR, encoding="utf-8")
+    cards = root / "EVL.json"
+    cards.write_bytes(_json({"data": HOSTILE_SET, "meta": META}))
     home = root / "home"
-    report = Library(home).ingest([source])
+    report = Library(home).ingest([source, cards])
     assert not report["errors"], report["errors"]
     return home
 

@@ -30,6 +30,8 @@ def cli_json(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict[st
         ("/api/search?q=banding&all_versions=true", ["search", "banding", "--all-versions"]),
         ("/api/search?q=flying&version=2020-06-01", ["search", "flying", "--version", "2020-06-01"]),
         ("/api/term?q=Trampelschaden", ["term", "Trampelschaden"]),
+        ("/api/card?q=Tatzelwurm", ["card", "Tatzelwurm"]),
+        ("/api/card?q=craw&lang=de&limit=1", ["card", "craw", "--lang", "de", "--limit", "1"]),
         ("/api/examples", ["example", "list"]),
         ("/api/examples/banding-band-attack?lang=en", ["example", "run", "banding-band-attack", "--lang=en"]),
         ("/api/examples/banding-band-attack", ["example", "run", "banding-band-attack"]),
@@ -64,6 +66,8 @@ def test_api_returns_the_cli_json(
         ("/api/search?q=flying&version=2020-06-01&all_versions=true", 400, "either version or all_versions"),
         ("/api/term?q=qqqqqqqqqqqqqqq", 404, "no keyword or card matches"),
         ("/api/term?q=%E2%80%94", 400, "no letters or digits"),
+        ("/api/card?q=zzzzzzzzzzzz", 404, "no card matches 'zzzzzzzzzzzz'"),
+        ("/api/card?q=Tatzelwurm&limit=99", 400, "limit: input should be less than or equal to 50"),
         ("/api/examples/no-such-example", 404, "no scenario 'no-such-example'"),
         ("/api/examples/banding-band-attack?lang=fr", 400, "lang:"),
         ("/api/examples/data%2Fscenarios%2Fbanding-band-attack.toml", 404, "no such page"),
@@ -107,7 +111,7 @@ def test_openapi_schema_lists_every_endpoint(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     paths = set(schema["paths"])
     assert paths == {
-        "/api/rule/{number}", "/api/search", "/api/term",
+        "/api/rule/{number}", "/api/search", "/api/term", "/api/card",
         "/api/examples", "/api/examples/{scenario}", "/api/docs",
     }
     limit = next(p for p in schema["paths"]["/api/search"]["get"]["parameters"] if p["name"] == "limit")

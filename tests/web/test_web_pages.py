@@ -16,6 +16,8 @@ HOSTILE_PAGES = [
     "/?q=flying",
     "/search/hits?q=subrule",
     "/term?q=flying",
+    "/card?q=Evil",
+    "/card?q=B%C3%B6se",
     "/documents",
 ]
 
@@ -126,6 +128,14 @@ def test_example_replay_cites_rules_in_both_languages(client: TestClient) -> Non
     assert 'class="ref cite" href="/rule/702.22c"' in de
     assert '<ol class="steps" lang="de">' in de and '<ol class="steps" lang="en">' in en
     assert "Bündnis" in de and "band" in en
+
+
+def test_card_page_both_languages_and_keyword_links(client: TestClient) -> None:
+    page = client.get("/card?q=Tatzelwurm").text
+    assert '<span lang="en">Craw Wurm</span>' in page and '<span lang="de">Tatzelwurm</span>' in page
+    evil = client.get("/card?q=Evil").text
+    assert 'class="ref" href="/rule/702.9"' in evil  # Flying, the keyword's rule
+    assert client.get("/card?q=zzzzzzzzzzzz").status_code == 404
 
 
 def test_term_and_documents_pages(client: TestClient) -> None:
