@@ -16,6 +16,7 @@ from regelwerk.index.store.corpus import Corpus
 from regelwerk.ingest.model.errors import InvalidRuleNumber, UnknownRule
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS
 from tests.conftest import NEEDS_SHARED
+from tests.helpers import cli_imports
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
 runner = CliRunner()
@@ -180,17 +181,9 @@ NOT_ON_RULE = (
 def test_rule_command_imports_nothing_heavy(seeds_only: Corpus) -> None:
     """The whole ``regelwerk rule`` command, rendered with rich, in a fresh process."""
     rules_table(seeds_only).close()  # derived once per store, see above
-    code = (
-        "import sys\nfrom regelwerk.cli.app import main\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        f"heavy = {NOT_ON_RULE!r}\n"
-        "print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)"
-    )
-    env = {**os.environ, "REGELWERK_HOME": str(seeds_only.home)}
-    args = [sys.executable, "-c", code, "rule", "702.19"]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
-    assert "702.19" in out.stdout
-    assert out.stderr.strip().splitlines()[-1] == "[]"
+    stdout, loaded = cli_imports(seeds_only.home, ["rule", "702.19"], NOT_ON_RULE)
+    assert "702.19" in stdout
+    assert loaded == []
 
 
 def test_cli_json_contract(seeds_only: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:

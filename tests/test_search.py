@@ -14,6 +14,7 @@ from regelwerk.index.search.syntax import syntax_problem
 from regelwerk.index.store.corpus import Corpus
 from regelwerk.index.terms.words import translate_word
 from tests.conftest import NEEDS_SHARED
+from tests.helpers import cli_imports
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
 pytestmark = NEEDS_SHARED
@@ -213,19 +214,8 @@ def test_german_sentence_reads_a_german_term_as_german(engine: SearchEngine) -> 
 def test_plain_search_imports_no_query_parser_or_fuzzy_matcher(library: Corpus) -> None:
     """A plain-word ``regelwerk search`` in a fresh process loads neither whoosh's query parser
     (only queries with syntax need it) nor rapidfuzz (only misspelt words do)."""
-    import os
-    import subprocess
-    import sys
-
     SearchEngine(library).close()  # the index exists, as after any first search
-    code = (
-        "import sys\nfrom regelwerk.cli.app import main\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = ('whoosh.qparser', 'rapidfuzz', 'msgspec', 'regelwerk.engine', 'bs4')\n"
-        "print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)"
-    )
-    env = {**os.environ, "REGELWERK_HOME": str(library.home)}
-    args = [sys.executable, "-c", code, "search", "banding"]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
-    assert "702.22" in out.stdout
-    assert out.stderr.strip().splitlines()[-1] == "[]"
+    heavy = ("whoosh.qparser", "rapidfuzz", "msgspec", "regelwerk.engine", "bs4")
+    stdout, loaded = cli_imports(library.home, ["search", "banding"], heavy)
+    assert "702.22" in stdout
+    assert loaded == []
