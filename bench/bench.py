@@ -9,7 +9,9 @@ in a temporary REGELWERK_HOME. Printed:
   ratio (targets: rule <= 1.5x, search <= 2x);
 - warm query latency p50/p95 over >= 200 mixed queries (targets p50 <= 2 ms, p95 <= 10 ms),
   and the same queries through the SQLite FTS5 baseline;
-- relevance (hit@1, hit@3, MRR) of both on tests/relevance/queries.tsv.
+- relevance (hit@1, hit@3, MRR) of both on tests/relevance/queries.tsv;
+- the same on the general rules questions (tests/relevance/questions.tsv), per language and
+  split (dev / held out); ``bench/questions.py`` breaks them down by category.
 """
 
 from __future__ import annotations
@@ -158,6 +160,23 @@ def main() -> int:
     print(f"\n== relevance ({len(cases)} cases; versions without their CR ingested count as misses)")
     print(mine.line("regelwerk"))
     print(base.line("FTS5"))
+
+    from bench.questions import groups, load_questions, report
+
+    engines = {
+        "regelwerk": lambda c: [h.to_dict() for h in engine.search(c.query, limit=10).hits],
+        "FTS5": lambda c: fts.search(c.query),
+    }
+    print("\n== general rules questions (tests/relevance/questions.tsv; targets MRR >= 0.70, hit@3 >= 0.80,")
+    print("   English MRR >= 1.7x FTS5)")
+    for split in ("dev", "held"):
+        questions = load_questions(split=split)
+        scores = report(questions, engines)
+        for lang in ("de", "en"):
+            n = len(groups(questions)[lang])
+            for name in engines:
+                label = f"{name:<9} {split:<4} {lang} n={n}"
+                print(scores[name][lang].line(name).replace(name, label, 1))
     engine.close()
     return 0
 

@@ -89,6 +89,32 @@ def render_card(con: Console, c: dict[str, Any], lang: str | None = None, *, hea
         line(f"  {_('Also printed in')}: {', '.join(others)}")
 
 
+def render_card_hits(con: Console, hits: list[dict[str, Any]]) -> None:
+    """``search --cards``: each card with the German and English text that matched."""
+    if not hits:
+        con.print(_("no cards"))
+        return
+    for h in hits:
+        german = [n for n in h["names_de"] if n != h["name_en"]][:1]
+        con.print(
+            " / ".join([h["name_en"], *german]) + f"  ({h['type_en'] or ''})", style="bold", markup=False
+        )
+        where = f" [{h['printing']['set']} {h['printing']['year']}]" if h["printing"] else ""
+        for text in (h["text_de"] and h["text_de"] + where, h["oracle_text"]):
+            if text:
+                con.print("  " + text.replace("\n", " / "), markup=False, highlight=False, soft_wrap=True)
+
+
+def render_named_cards(con: Console, cards: list[dict[str, Any]]) -> None:
+    """After a rules search: the cards the query names, one line each (``card`` shows more)."""
+    con.print(_("Cards named in the query") + ":", style="bold")
+    for c in cards:
+        german = [n for n in c["names_de"] if n != c["name_en"]][:1]
+        facts = ", ".join(x for x in (c["type_en"], c["pt"]) if x)
+        keywords = ", ".join(_keyword(k, None) for k in c["keywords"])
+        con.print(f"  {' / '.join([c['name_en'], *german])} ({facts}) {keywords}".rstrip(), markup=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``card`` command to the main app."""
     app.command(name="card", context_settings=FREE_TEXT)(card)

@@ -29,6 +29,9 @@ def search(
     all_versions: bool = typer.Option(False, "--all-versions", help="Search every ingested release."),
     lang: LangOption = None,
     limit: int = typer.Option(10, "--limit", min=1, max=200, help="Show at most this many hits."),
+    cards: bool = typer.Option(
+        False, "--cards", help="Search card text (German and English) instead of the rules."
+    ),
     json_mode: JsonOption = False,
 ) -> None:
     """Search the rules in both languages: numbers, keywords, typos and questions."""
@@ -38,10 +41,20 @@ def search(
         bad_usage("use either --version or --all-versions, not both")
     reject_unknown_options(query)
     text = " ".join(query)
+    if cards:
+        from regelwerk.cli.card import render_card_hits
+
+        found = Library().search_cards(text, limit=limit)
+        emit(found, json_mode, lambda con: render_card_hits(con, found["cards"]))
+        return
     data = Library().search(text, lang=lang, limit=limit, version=version, all_versions=all_versions)
 
     def render(con: Console) -> None:
         render_hits(con, data)
+        if data.get("cards"):
+            from regelwerk.cli.card import render_named_cards
+
+            render_named_cards(con, data["cards"])
 
     emit(data, json_mode, render)
 

@@ -33,6 +33,8 @@ def labels() -> dict[str, str]:
         "senses": _("{word!r} has {count} senses"), "source": _("Source"),
         "sense": _("another sense of the word"), "player": _("players' word"),
         "fan": _("word of a fan translation"), "old_official": _("older official word"),
+        "evidence": _("German cards print"), "current_era": _("current"), "old_era": _("old"),
+        "variant_era": _("variant"),
     }
 
 
@@ -156,6 +158,13 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
         line(f"  {t['old']}: {', '.join(m['de_old'])}")
     if m["number"]:
         line(f"  {t['current']}: {m['number']}")
+    if m.get("evidence"):
+        forms = [
+            f"{e['de']} ({t[e['era'] + '_era']}, {e['cards']} cards, {e['first_year']}-{e['last_year']}, "
+            f"e.g. {e['example']})"
+            for e in m["evidence"]
+        ]
+        line(f"  {t['evidence']}: " + "; ".join(forms))
     if m["documents"]:
         table = Table(show_edge=False, box=None, padding=(0, 2))
         for col in (t["document"], t["language"], t["number"], t["how"]):

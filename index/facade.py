@@ -41,6 +41,8 @@ SEARCH_ENGINES = 4
 
 __all__ = ["Library", "LibraryRuleBook"]
 
+NO_CARDS = "no cards ingested yet; add MTGJSON set files first, e.g. regelwerk ingest ../shared/corpus/cards/"
+
 
 class Library:
     """The rules library under ``home`` (default: ``REGELWERK_HOME`` or the user data directory)."""
@@ -132,7 +134,23 @@ class Library:
                 )
             finally:
                 self._engines.put(engine)
-        return found.to_dict()
+        data = found.to_dict()
+        if self.cards.exists():  # after the rules, the cards the query names
+            from regelwerk.index.cards.search import named_cards
+
+            data["cards"] = named_cards(self.cards.connect(), query)
+        return data
+
+    def search_cards(self, query: str, limit: int = 10) -> dict[str, Any]:
+        """``{"query", "cards"}``: cards whose German or English text has every word of `query`
+        ("Schaden verhindern"), best first, with the German printing that matched."""
+        from regelwerk.index.cards.search import search_cards
+        from regelwerk.index.terms.check import check_query
+
+        text = check_query(query)
+        if self.cards.count() == 0:
+            raise UnknownCard(NO_CARDS)
+        return {"query": text, "cards": search_cards(self.cards.connect(), text, limit)}
 
     def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
         """``{"query", "matches", "eras"}``: keyword or card matches, best first, and how each
@@ -152,6 +170,11 @@ class Library:
             cards = self._card_terms(query, limit, matches)
         # Cards come after keywords and game terms of the same score (a stable sort keeps that).
         matches = sorted(matches + cards, key=lambda m: -m["score"])[:limit]
+        from regelwerk.index.terms.evidence import evidence_for
+
+        for m in matches:
+            if m["kind"] != "card":
+                m["evidence"] = evidence_for(m["en"], m["kind"])
         eras: dict[str, dict[str, Any]] = {}
         for m in matches:
             for ref in m.get("documents", ()):
@@ -225,10 +248,7 @@ class Library:
         text = check_query(query)
         store = self.cards
         if store.count() == 0:
-            raise UnknownCard(
-                "no cards ingested yet; add MTGJSON set files first, e.g. "
-                "regelwerk ingest ../shared/corpus/cards/"
-            )
+            raise UnknownCard(NO_CARDS)
         conn = store.connect()
         found = find_cards(conn, text, limit)
         if not found:

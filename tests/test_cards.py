@@ -197,3 +197,38 @@ def test_real_cards_from_a_plain_and_a_compressed_set() -> None:
     assert {k["rule"] for k in pegasus[0]["keywords"]} == {"702.22", "702.9"}
     wurm = lib.card("Tatzelwurm")["cards"][0]
     assert wurm["name_en"] == "Craw Wurm" and [p["year"] for p in wurm["printings"]] == [1995, 1997]
+
+
+def test_card_text_search_in_both_languages(library: Library) -> None:
+    german = library.search_cards("Beharrlichkeit")["cards"]
+    assert [c["name_en"] for c in german] == ["Kitchen Finks"]
+    assert german[0]["text_de"] == "Beharrlichkeit" and german[0]["printing"] == {"set": "CCC", "year": 2008}
+    assert [c["name_en"] for c in library.search_cards("flugfahigkeit")["cards"]] == ["Mesa Pegasus"]
+    assert library.search_cards("Kann fliegen Xylophon")["cards"] == []
+
+
+def test_rules_search_offers_the_cards_it_names(library: Library) -> None:
+    data = library.search("Mesa Pegasus Bündnis", limit=3)
+    assert [c["name_en"] for c in data["cards"]] == ["Mesa Pegasus"]
+    assert library.search("banding", limit=3)["cards"] == []
+
+
+def test_search_cards_command(library: Library) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "regelwerk", "search", "--cards", "Kann", "fliegen", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [c["name_en"] for c in json.loads(proc.stdout)["cards"]] == ["Mesa Pegasus"]
+
+
+@NEEDS_SHARED
+def test_search_cards_schaden_verhindern() -> None:
+    lib = Library()
+    lib.ingest([CORPUS / "cards" / "4ED.json"])
+    hits = lib.search_cards("Schaden verhindern", limit=5)["cards"]
+    assert hits and all("verhinder" in (h["text_de"] or "").lower() for h in hits)
+    english = lib.search_cards("prevent damage", limit=5)["cards"]
+    assert english and all("prevent" in (h["oracle_text"] or "").lower() for h in english)

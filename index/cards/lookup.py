@@ -32,14 +32,16 @@ class CardMatch:
     matched: str  # the name that matched, as printed
 
 
-def find_cards(conn: sqlite3.Connection, query: str, limit: int = 10) -> list[CardMatch]:
+def find_cards(
+    conn: sqlite3.Connection, query: str, limit: int = 10, *, exact_only: bool = False
+) -> list[CardMatch]:
     """Cards whose English or German name matches `query`, best first (empty if none)."""
     key = compact(check_query(query))
     hits = [
         CardMatch(r[0], 100.0, "exact", r[1])
         for r in conn.execute("SELECT card, name FROM names WHERE key = ?", (key,))
     ]
-    if not hits:
+    if not hits and not exact_only:
         if len(key) >= MIN_PREFIX:
             rows = conn.execute(
                 "SELECT key, card, name FROM names WHERE key > ? AND key < ? ORDER BY length(key) LIMIT 200",

@@ -82,7 +82,7 @@ class CardStore:
         """The open database (created with its schema on first use)."""
         if self._conn is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")

@@ -21,7 +21,7 @@ modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds queri
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from whoosh import query as wq
@@ -32,6 +32,8 @@ from regelwerk.index.search import rerank
 from regelwerk.index.search.analysis import DE_STOP, EN_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
+from regelwerk.index.search.lexicon import lexicon
+from regelwerk.index.search.question import Reading, read
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
 from regelwerk.index.search.syntax import syntax_problem, uses_syntax
@@ -48,12 +50,32 @@ if TYPE_CHECKING:
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
 #: names of a keyword rule in both languages), then its text.
-BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0}
+BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0}
+#: ... but a question ("when can a player concede") is answered by a rule's text: a title
+#: word ("Cast", "Play") says what a rule is about, not that it answers the question.
+#: The titles of the sections a rule sits in (``sect``: "Untap Step" for 502.4) say what it
+#: is about where its own words do not ("does anyone get priority during the untap step").
+QUESTION_BOOSTS = {"title": 1.5, "ctx": 0.5, "text": 1.0, "sect": 1.0}
 #: Words that reach a field only through translation weigh less than the user's own words.
 TRANSLATED = 0.6
 #: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:
 #: they say which rule answers a question, not what the question is about.
 ORDINARY = 0.15
+#: For a German sentence the best German section ranks at this share of the best English
+#: hit's score (in the first page), the others in proportion; GERMAN_HITS of them are fetched.
+GERMAN_SHARE = 0.75
+GERMAN_HITS = 10
+#: A query with a question word ("wann", "how many") or at least this many content words asks
+#: a question (QUESTION_BOOSTS, glossary hits lead to their rules); shorter ones name a term.
+ASKS_WORDS = 4
+#: German words reach English text through the lexicon at this weight times their translation
+#: probability.
+LEXICON = 0.6
+#: A question's glossary hit hands this share of its score to each rule it cites (up to
+#: GLOSSARY_CITES of them) and keeps GLOSSARY_KEEP of it: the rule is the answer.
+GLOSSARY_SHARE = 0.5
+GLOSSARY_CITES = 2
+GLOSSARY_KEEP = 0.5
 #: How many whoosh hits the coordination re-ranking looks at.
 RERANK = 40
 #: A query term in more than this share of all texts is not searched in rule text when the
@@ -84,6 +106,7 @@ class SearchEngine:
         self._links: KeywordIndex | None = None
         self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
         self._analyzed: dict[tuple[str, str], frozenset[str]] = {}
+        self._reset()
 
     def close(self) -> None:
         self.searcher.close()
@@ -144,6 +167,9 @@ class SearchEngine:
             return None  # a stop word ("darf", "whether") is a word, not a typo of "dark"
         if folded in self.vocabulary or split_compound(folded) or self._named(word):
             return None
+        lex = lexicon()
+        if lex is not None and (lex.knows(word) or lex.split(word)):
+            return None  # a German word the lexicon translates ("Spontanzauber") is no typo
         from rapidfuzz import process
         from rapidfuzz.distance import OSA
 
@@ -176,9 +202,7 @@ class SearchEngine:
         """
         return bool(translate_word(word)) or bool(self.links().translate(word, "de"))
 
-    def _translations(
-        self, words: Iterable[str], said: set[str] | None = None
-    ) -> tuple[set[str], set[str]]:
+    def _translations(self, words: Iterable[str], said: set[str] | None = None) -> tuple[set[str], set[str]]:
         """English terms for German words and German terms for English words (term tables).
 
         The English names' own words go to `said` (see `rerank.derived_factor`).
@@ -215,6 +239,7 @@ class SearchEngine:
     ) -> SearchResult:
         text = " ".join(query.split())
         notes: list[str] = []
+        self._reset()
         if len(text) > MAX_QUERY:  # cut at a word boundary, never inside a word
             text = text[: MAX_QUERY + 1].rsplit(" ", 1)[0]
             notes.append(f"query shortened to its first {len(text)} characters")
@@ -232,6 +257,7 @@ class SearchEngine:
         highlight: dict[str, set[str]] = {"en": set(), "de": set()}
         phrase: list[str] = []
         said: set[str] = set()
+        scale: dict[str, float] = {}
         q: Any = None
         if uses_syntax(text) and problem is None:
             q = self._parsed(text, highlight, notes)
@@ -240,26 +266,62 @@ class SearchEngine:
         if problem is not None:
             notes.append(f"query syntax ignored ({problem}); searched for the words as plain terms")
         if q is None:
-            q = self._plain(text, highlight, notes, phrase, said)
+            q = self._plain(text, highlight, notes, phrase, said, scale)
         if q is None:
             return SearchResult(query, (), (*notes, "no searchable words in the query"))
         try:
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
         except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
             notes.append(f"query syntax ignored ({exc}); searched for the words as plain terms")
-            q = self._plain(text, highlight, notes, phrase, said)
+            q = self._plain(text, highlight, notes, phrase, said, scale)
             if q is None:
                 return SearchResult(query, (), tuple(notes))
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+        found = [(r.fields(), r.score) for r in results]
+        if self._german and lang is None:
+            found += self._german_hits(q, found, version, all_versions)
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
-        consequence = rerank.asks_consequence(text)
-        ranked = self._coordinate(
-            [(r.fields(), r.score) for r in results], highlight, phrase, question, said
-        )
-        if consequence:
-            ranked = sorted(((f, sc * rerank.consequence_factor(f)) for f, sc in ranked), key=lambda x: -x[1])
+        ranked = self._coordinate(found, highlight, phrase, question, said, scale)
+        ranked = self._answer_order(ranked, text, flt, lang)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult(query, tuple(hits), tuple(notes))
+
+    def _answer_order(self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None) -> rerank.Ranked:
+        """What a question asks, applied to the re-ranked hits: glossary entries lead to their
+        rules, "what happens" prefers consequences, question words their cues, and a German
+        sentence keeps German sections on the first page."""
+        if self._asks:
+            ranked = self._glossary_to_rules(ranked, flt)
+        if rerank.asks_consequence(text):
+            ranked = _rescored(ranked, rerank.consequence_factor)
+        if self._intents:
+            intents = self._intents
+            ranked = _rescored(ranked, lambda f: rerank.intent_factor(f, intents))
+        if self._german and lang is None:
+            ranked = rerank.interleave_language(ranked, "de", GERMAN_SHARE)
+        return ranked
+
+    def _reset(self) -> None:
+        """Forget the last query's reading (intents, question, language, field boosts)."""
+        self._intents: tuple[str, ...] = ()
+        self._asks = False
+        self._german = False
+        self._boosts = BOOSTS
+
+    def _german_hits(
+        self, q: Any, found: rerank.Ranked, version: str | None, all_versions: bool
+    ) -> rerank.Ranked:
+        """The best German sections for a German sentence, if the mixed search missed them.
+
+        The English side hears the whole sentence through the lexicon and outscores the few
+        German sections; a German user still wants to see them (`rerank.interleave_language`).
+        """
+        flt = self._scope(version, all_versions, "de")
+        if not flt:
+            return []
+        seen = {str(f.get("key")) for f, _ in found}
+        results = self.searcher.search(q, limit=GERMAN_HITS, filter=flt, optimize=False)
+        return [(r.fields(), r.score) for r in results if str(r.fields().get("key")) not in seen]
 
     def _coordinate(
         self,
@@ -268,6 +330,7 @@ class SearchEngine:
         phrase: list[str] | None = None,
         question: bool = False,
         said: set[str] | None = None,
+        scale: dict[str, float] | None = None,
     ) -> rerank.Ranked:
         """Re-rank by what each hit's own words say (see `rerank`), best first.
 
@@ -278,16 +341,47 @@ class SearchEngine:
         if max(sizes.values(), default=0) < 2:
             return found
         known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
-        weight = {lang: {t: self._idf(lang, t) for t in ts} for lang, ts in known.items()}
+        scale = scale or {}
+        weight = {lang: {t: self._idf(lang, t) * scale.get(t, 1.0) for t in ts} for lang, ts in known.items()}
         out = rerank.coordinate(found, known, weight, self._analyze)
         if phrase:
             out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
-        if said:
+        if said and not self._asks:
             out = [(f, sc * rerank.derived_factor(f, known["en"], said, self._analyze)) for f, sc in out]
         if question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
             out = rerank.behind_cited_rules(out, rerank.names_query(known, self._analyze))
         out.sort(key=lambda x: -x[1])
         return out
+
+    def _glossary_to_rules(self, ranked: rerank.Ranked, flt: Any) -> rerank.Ranked:
+        """Glossary entries lead to their rules: a question's glossary hit hands its score
+        (GLOSSARY_SHARE of it) to the rules it cites, found or not, and goes behind them."""
+        scores: dict[str, float] = {}
+        fields: dict[str, dict[str, Any]] = {}
+        for f, sc in ranked:
+            key = str(f.get("key"))
+            fields[key] = f
+            scores[key] = max(scores.get(key, 0.0), sc)
+        for f, sc in ranked:
+            if f.get("kind") != "glossary":
+                continue
+            cited = rerank.citations(str(f.get("text") or ""), None)
+            for rn in cited[:GLOSSARY_CITES]:
+                rule = self._rule_fields(str(rn), flt)
+                if rule is None:
+                    continue
+                key = str(rule.get("key"))
+                fields[key] = rule
+                scores[key] = scores.get(key, 0.0) + GLOSSARY_SHARE * sc
+            scores[str(f.get("key"))] = sc * GLOSSARY_KEEP
+        return sorted(((fields[k], v) for k, v in scores.items()), key=lambda x: -x[1])
+
+    def _rule_fields(self, number: str, flt: Any) -> dict[str, Any] | None:
+        """The stored fields of the rule `number` within the search's scope, or None."""
+        for docnum in self.searcher.document_numbers(number=number):
+            if flt is None or docnum in flt:
+                return dict(self.searcher.stored_fields(docnum))
+        return None
 
     def _idf(self, lang: str, term: str) -> float:
         """How rare `term` is in `lang`'s rule text (whoosh's idf)."""
@@ -306,8 +400,8 @@ class SearchEngine:
         A `common` term is matched in titles and keyword context only, not in rule text.
         """
         for t in words:
-            for field, boost in BOOSTS.items():
-                if field != "text" or t not in common:
+            for field, boost in self._boosts.items():
+                if boost and (field != "text" or t not in common):
                     out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
 
     def _common(self, lang: str, words: set[str]) -> set[str]:
@@ -328,31 +422,97 @@ class SearchEngine:
         notes: list[str],
         phrase: list[str],
         said: set[str] | None = None,
+        scale: dict[str, float] | None = None,
     ) -> Any:
         said = set() if said is None else said
+        scale = {} if scale is None else scale
         numbers = [n for n in _NUMBER.findall(text)]
         rest = _NUMBER.sub(" ", text)
         fixed = self._corrected(_WORD.findall(rest), notes)
         joined = " ".join(fixed)
         en, de = set(terms("en", joined)), set(terms("de", joined))
-        # English words the English text knows need no translation: German sections carry
-        # the English keyword names in their context field already. In a German sentence,
-        # though, a German term that is also an English word ("Gift": poison, not the 2024
-        # keyword) is read as German first.
-        german = _reads_german(fixed)
+        reading = read(joined, lambda w: self.indexed(w, ("en",)), DE_STOP)
+        self._intents = reading.intents
+        self._german = reading.lang == "de"
+        self._asks = bool(reading.intents) or len(reading.words) >= ASKS_WORDS
+        self._boosts = QUESTION_BOOSTS if self._asks else BOOSTS
+        said.update(fold(w.lower()) for w in fixed)
+        words = (fixed, en, de)
+        if reading.lang == "de" and reading.english:
+            clauses = self._german_clauses(reading, words, highlight, said, scale)
+        else:
+            clauses = self._word_clauses(reading.lang == "de", words, highlight, said)
+        ordered = terms("en", joined)
+        if 1 < len(ordered) <= PHRASE_WORDS:
+            phrase[:] = ordered
+        clauses.extend(_number_clauses(numbers))
+        return _union(clauses)
+
+    def _german_clauses(
+        self,
+        reading: Reading,
+        words: tuple[list[str], set[str], set[str]],
+        highlight: dict[str, set[str]],
+        said: set[str],
+        scale: dict[str, float],
+    ) -> list[Any]:
+        """Clauses for a German sentence: its English side is the lexicon's weighted
+        translation (`question.read`), not its German words run through the English analyzer
+        ("die" is not "dies"); words the lexicon cannot translate keep their English reading
+        if the English text knows them ("Mulligan", "Commander")."""
+        fixed, en, de = words
+        clauses: list[Any] = []
+        kept = " ".join(w for w in reading.untranslated if self.indexed(w, ("en",)))
+        en = set(terms("en", kept))
+        weights: dict[str, float] = {}
+        for lemma, w in reading.english.items():
+            for t in terms("en", lemma):
+                weights[t] = max(weights.get(t, 0.0), w)
+            said.update(_WORD.findall(lemma))
+        foreign = [w for w in fixed if not self.indexed(w, ("en",)) or self._named(w)]
+        to_en, to_de = self._translations(foreign, said) if foreign else (set(), set())
+        lex_en = {t: w for t, w in weights.items() if t not in en and t not in to_en}
+        common = {
+            lang: self._common(lang, every)
+            for lang, every in (("en", en | to_en | set(lex_en)), ("de", de | to_de))
+        }
+        self._term_clauses("en", en, 1.0, clauses, common["en"])
+        self._term_clauses("de", de, 1.0, clauses, common["de"])
+        self._term_clauses("en", to_en - en, TRANSLATED, clauses, common["en"])
+        self._term_clauses("de", to_de - de, TRANSLATED, clauses, common["de"])
+        for t, w in lex_en.items():
+            self._term_clauses("en", [t], LEXICON * w, clauses, common["en"])
+        highlight["en"] |= en | to_en | set(lex_en)
+        highlight["de"] |= de | to_de
+        scale.update({t: w for t, w in lex_en.items()})
+        return clauses
+
+    def _word_clauses(
+        self,
+        german: bool,
+        words: tuple[list[str], set[str], set[str]],
+        highlight: dict[str, set[str]],
+        said: set[str],
+    ) -> list[Any]:
+        """Clauses for English words, keywords and German words the lexicon cannot read.
+
+        English words the English text knows need no translation: German sections carry the
+        English keyword names in their context field already. In a German sentence, though, a
+        German term that is also an English word ("Gift": poison, not the 2024 keyword) is
+        read as German first, and its English reading only breaks ties.
+        """
+        fixed, en, de = words
+        clauses: list[Any] = []
         foreign = [w for w in fixed if not self.indexed(w, ("en",)) or (german and self._named(w))]
-        # ... and its English reading only breaks ties.
         both = " ".join(w for w in foreign if self.indexed(w, ("en",)))
         ambiguous = set(terms("en", both)) if german else set()
         en -= ambiguous
-        said.update(fold(w.lower()) for w in fixed)
         to_en, to_de = self._translations(foreign, said) if foreign else (set(), set())
         ordinary = [name for w in foreign for name in translate_word(w)]
         said.update(fold(w) for name in ordinary for w in _WORD.findall(name.lower()))
         plain_en = {t for name in ordinary for t in terms("en", name)}
         plain_en -= en | to_en
         synonyms = self._synonyms(fixed, said) - en - to_en - plain_en
-        clauses: list[Any] = []
         common = {
             lang: self._common(lang, every)
             for lang, every in (("en", en | to_en | plain_en | ambiguous), ("de", de | to_de))
@@ -364,13 +524,9 @@ class SearchEngine:
         self._term_clauses("en", plain_en, ORDINARY, clauses, common["en"])
         self._term_clauses("en", ambiguous, ORDINARY, clauses, common["en"])
         self._term_clauses("en", synonyms, TRANSLATED, clauses, common["en"])
-        ordered = terms("en", joined)
-        if 1 < len(ordered) <= PHRASE_WORDS:
-            phrase[:] = ordered
-        clauses.extend(_number_clauses(numbers))
         highlight["en"] |= en | to_en | plain_en | synonyms
         highlight["de"] |= de | to_de
-        return _union(clauses)
+        return clauses
 
     def _corrected(self, words: list[str], notes: list[str]) -> list[str]:
         """`words` with each misspelt one replaced by its correction (and a note saying so)."""
@@ -464,6 +620,11 @@ def _number_clauses(numbers: list[str]) -> list[Any]:
         clauses.append(wq.Term("number", norm, boost=8.0))
         clauses.append(wq.Term("current", norm, boost=8.0))
     return clauses
+
+
+def _rescored(ranked: rerank.Ranked, factor: Callable[[dict[str, Any]], float]) -> rerank.Ranked:
+    """`ranked` with each score times `factor` of its hit, best first."""
+    return sorted(((f, sc * factor(f)) for f, sc in ranked), key=lambda x: -x[1])
 
 
 def _union(clauses: list[Any]) -> Any:

@@ -34,7 +34,7 @@ CONSEQUENCE = 1.5
 #: Coordination: a hit's score is multiplied by (1 + COORDINATION * share²), share being the
 #: idf-weighted part of the query's terms its title and text contain, so for questions the
 #: rule that answers most of the question beats a short glossary entry that repeats one word.
-COORDINATION = 2.0
+COORDINATION = 3.0
 #: A hit whose title holds the English query words in the query's order scores (1 + PHRASE)
 #: times more (in its text: a quarter of that, as the field boosts weigh them), so "poison
 #: counter" prefers "Poison Counter" to "Poisonous"; only for short queries, where the order
@@ -51,7 +51,7 @@ QUESTION_TERMS = 3
 #: share of its own score: then it restates the cited rule ("... loses the game as a
 #: state-based action. See rule 704."); a rule far ahead of the rule it mentions in passing
 #: ("(See rule 509, ...)") is the better answer itself.
-RESTATED = 0.75
+RESTATED = 0.6
 
 _WORD = re.compile(r"\w+")
 #: "What happens if ...", "was passiert mit ...": the user wants the rule that says what
@@ -215,3 +215,51 @@ def consequence_factor(f: Fields) -> float:
 def version_rank(version: str | None, language: str | None) -> int:
     """Newest dated release first; English before German at equal dates (the default view)."""
     return release_date(version) * 2 + (language == "en")
+
+
+#: What a hit's text says when it answers a question of each intent (see `question.INTENTS`):
+#: "wann"/"when" is answered by a rule of timing words, "darf"/"may" by one saying what a
+#: player may or can't do, "wie viele"/"how many" by a number.
+INTENT_CUES: dict[str, frozenset[str]] = {
+    "time": frozenset({"any", "time", "during", "until", "whenever", "priority", "before", "after", "only"}),
+    "may": frozenset({"may", "can", "can’t", "can't", "cannot", "only"}),
+    "must": frozenset({"must", "required", "requirement", "requirements", "can’t", "can't"}),
+    "who": frozenset({"player", "controller", "owner", "chooses", "who"}),
+    "count": frozenset({"one", "two", "three", "four", "five", "six", "seven", "ten", "number", "twenty"}),
+}
+#: The factor for a hit whose text holds a cue of the question's intent.
+INTENT = 1.2
+_CUE_WORD = re.compile(r"[\w’']+")
+
+
+def intent_factor(f: Fields, intents: tuple[str, ...]) -> float:
+    """INTENT if an English rule hit's text speaks to one of the question's `intents`."""
+    if f.get("language") == "de" or f.get("kind") == "glossary":
+        return 1.0
+    cues = [INTENT_CUES[i] for i in intents if i in INTENT_CUES]
+    if not cues:
+        return 1.0
+    words = set(_CUE_WORD.findall(str(f.get("text") or "").lower()))
+    if any(c & words for c in cues) or ("count" in intents and any(w.isdigit() for w in words)):
+        return INTENT
+    return 1.0
+
+
+def interleave_language(found: Ranked, lang: str, share: float) -> Ranked:
+    """Lift the `lang` hits so the best of them scores at least `share` of the best other hit.
+
+    Scores of different languages are not comparable (a German sentence reaches English
+    text through many translated terms, German text through its few own words); scaling
+    keeps each language's order and puts the asker's own language right beside the best
+    answer instead of below forty English ones.
+    """
+    mine = [sc for f, sc in found if f.get("language") == lang]
+    other = [sc for f, sc in found if f.get("language") != lang]
+    if not mine or not other or max(mine) <= 0:
+        return found
+    factor = share * max(other) / max(mine)
+    if factor <= 1.0:
+        return found  # already there: never pushed down
+    out = [(f, sc * factor if f.get("language") == lang else sc) for f, sc in found]
+    out.sort(key=lambda x: -x[1])
+    return out

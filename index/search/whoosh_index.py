@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search10"
+INDEX_SALT = "search10-sect"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -61,6 +61,8 @@ def schema() -> Schema:
         title_de=TEXT(analyzer=de),
         ctx_en=TEXT(analyzer=en),
         ctx_de=TEXT(analyzer=de),
+        sect_en=TEXT(analyzer=en),
+        sect_de=TEXT(analyzer=de),
         text_en=TEXT(analyzer=en),
         text_de=TEXT(analyzer=de),
         language=ID(stored=True),
@@ -184,6 +186,10 @@ def _section_record(
         ctx["de"].extend(kw[1])
     if s.keyword and s.keyword != s.title:
         ctx[s.language].append(s.keyword)
+    # The titles of the sections a rule sits in ("Tokens" for 111.2, "Untap Step" for 502.4):
+    # what the rule is about even where its own words do not say it (questions weigh it).
+    ancestors = (titles.get((n, s.language)) for n in lineage(s.parent or ""))
+    sect = " ".join(t.title for t in ancestors if t is not None and t.title)
     text = s.text if s.text != s.title else ""
     body = "\n".join([text, *s.examples])
     return {
@@ -197,6 +203,7 @@ def _section_record(
         f"title_{s.language}": s.title or s.keyword or "",
         "ctx_en": " ".join(ctx["en"]),
         "ctx_de": " ".join(ctx["de"]),
+        f"sect_{s.language}": sect,
         f"text_{s.language}": body,
         "language": s.language,
         "document": d.id,

@@ -15,7 +15,7 @@ from regelwerk.ingest.model.errors import InputError
 #: Column order of both tables; the README documents each column.
 COLUMNS = ("en", "kind", "number", "de", "de_variants", "de_old", "source", "note")
 KINDS = ("keyword_action", "keyword_ability", "ability_word", "core")
-SOURCES = ("seed", "official", "known")
+SOURCES = ("seed", "official", "known", "cards")
 
 
 class TermTableError(InputError):

@@ -1,0 +1,149 @@
+"""General rules questions (issue 9): the dev set, its checks and its per-language report.
+
+``tests/relevance/questions.tsv`` holds questions a judge or player types in German or English
+("Wann darf ich ein Land spielen", "can a tapped creature block"), each with the rule numbers
+that answer it in the 2026-04-17 CR and a word the first answer must contain. A third of each
+language is held out (``split`` = ``held``): tuning looks at the ``dev`` rows only, the held
+rows are scored for the final report. Run ``python bench/questions.py`` from the repository
+root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
+the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--misses`` lists
+the questions whose answer is not first.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if __name__ == "__main__":  # run as a script: "bench" must resolve to the package folder
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.baseline import Case, Scores, expected_exists, score
+
+if TYPE_CHECKING:
+    from regelwerk.index.store.corpus import Corpus
+
+QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "questions.tsv"
+Run = Callable[[Case], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Question:
+    split: str
+    lang: str
+    category: str
+    case: Case
+
+
+def load_questions(path: Path = QUESTIONS, split: str | None = "dev") -> list[Question]:
+    """The questions of one split (``dev``, ``held``; None: all), in file order."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("split\t"):
+            continue
+        part, lang, category, query, expect, check = line.split("\t")
+        if split is None or part == split:
+            case = Case(f"{lang}-{category}", query, tuple(expect.split("|")), check)
+            out.append(Question(part, lang, category, case))
+    return out
+
+
+def expectation_problem(library: Corpus, case: Case) -> str | None:
+    """Why a question's expected answers do not hold in the newest CR, or None if they do.
+
+    Every expected number must exist; the first must mention the check word (its title,
+    text, examples or its parent's title: `expected_exists`).
+    """
+    problem = expected_exists(library, case)
+    if problem is not None:
+        return problem
+    from regelwerk.ingest.model import newest_release
+
+    newest = newest_release(library.store.all())
+    assert newest is not None
+    numbers = {s.number for s in newest.sections if s.number}
+    missing = [e for e in case.expect[1:] if e.rstrip("*") not in numbers]
+    return f"{', '.join(missing)} not in the CR" if missing else None
+
+
+def groups(questions: Sequence[Question]) -> dict[str, list[Question]]:
+    """Questions by language (``de``, ``en``) and by ``lang/category``, in a stable order."""
+    out: dict[str, list[Question]] = {}
+    for q in questions:
+        out.setdefault(q.lang, []).append(q)
+    for q in sorted(questions, key=lambda q: (q.lang, q.category)):
+        out.setdefault(f"{q.lang}/{q.category}", []).append(q)
+    return out
+
+
+def report(questions: Sequence[Question], engines: dict[str, Run]) -> dict[str, dict[str, Scores]]:
+    """Scores of every engine on every group of `questions` (see `groups`)."""
+    return {
+        name: {key: score([q.case for q in qs], run) for key, qs in groups(questions).items()}
+        for name, run in engines.items()
+    }
+
+
+def table(scores: dict[str, dict[str, Scores]], sizes: dict[str, int]) -> str:
+    names = list(scores)
+    head = f"{'group':<20} {'n':>3}  " + "  ".join(f"{n + ' h@1/h@3/MRR':<24}" for n in names)
+    lines = [head]
+    for key, n in sizes.items():
+        cells = "  ".join(
+            f"{s.hit1:.2f} / {s.hit3:.2f} / {s.mrr:.3f}    " for s in (scores[e][key] for e in names)
+        )
+        lines.append(f"{key:<20} {n:>3}  {cells}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    import os
+    import tempfile
+
+    split = "dev"
+    if "--split" in argv:
+        split = argv[argv.index("--split") + 1]
+    newest = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
+    if not newest.exists():
+        print(f"skipped: {newest} not found (../shared is needed)")
+        return 0
+    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix="regelwerk-questions-")
+    from bench.baseline import Fts5Baseline
+    from regelwerk.index.search.query import SearchEngine
+    from regelwerk.index.store.corpus import Corpus
+
+    library = Corpus()
+    assert not library.ingest([newest]).errors
+    questions = load_questions(split=None if split == "all" else split)
+    bad = [(q.case.query, p) for q in questions if (p := expectation_problem(library, q.case))]
+    for query, problem in bad:
+        print(f"BAD EXPECTATION {query!r}: {problem}")
+    engine = SearchEngine(library)
+    fts = Fts5Baseline(library)
+    engines: dict[str, Run] = {
+        "regelwerk": lambda c: [h.to_dict() for h in engine.search(c.query, limit=10).hits],
+        "FTS5": lambda c: fts.search(c.query),
+    }
+    scores = report(questions, engines)
+    sizes = {k: len(v) for k, v in groups(questions).items()}
+    print(f"== general rules questions, split {split!r} ({len(questions)} questions, 2026-04-17 CR)")
+    print(table(scores, sizes))
+    if "--misses" in argv:
+        ranks = scores["regelwerk"]
+        for key, qs in groups(questions).items():
+            if "/" in key:
+                continue
+            for q, r in zip(qs, ranks[key].ranks, strict=True):
+                if r != 1:
+                    hits = engine.search(q.case.query, limit=3).hits
+                    got = ", ".join(f"{h.current or h.number or h.term}" for h in hits)
+                    print(f"  {q.lang} rank {r}: {q.case.query!r} want {'|'.join(q.case.expect)} got {got}")
+    engine.close()
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,124 @@
+"""The German-English rules lexicon (``data/lexicon/de-en.sqlite``), read lazily.
+
+Built by ``tools/build_lexicon.py`` from the MTGJSON parallel corpus (German card text beside
+the English) plus the term tables; see ``data/lexicon/README.md`` for source and counts. It
+holds three things:
+
+- ``translation``: German lemma (or term-table phrase) -> English lemma with a probability
+  (IBM Model 1 on the card corpus; 1.0 for term-table entries);
+- ``form``: German surface form -> lemma, simplemma's dictionary for every lemma the
+  lexicon translates, so a query word finds its lemma by one indexed lookup;
+- ``meta``: the build's counts and date.
+
+Everything is folded (`regelwerk.ingest.fold`: ü = ue = u, ß = ss) and lower case. The file
+is opened read-only on the first German query and queried per word: nothing is parsed at
+start, and a command that never translates never opens it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+
+from regelwerk.ingest.model.fold import fold
+
+DB_NAME = "de-en.sqlite"
+#: Compound parts shorter than this are not split off ("ab", "an" would split anything).
+MIN_PART = 3
+#: Linking elements between compound parts ("Kampf-s-schritt" is not one, "Lebens-punkt" is).
+LINKS = ("", "s", "es", "n", "en", "e")
+
+
+@dataclass(frozen=True)
+class Translation:
+    en: str
+    p: float
+    source: str  # "mtgjson" (learned), "terms" (term tables, glossary heads), "words" (words.tsv)
+
+
+class Lexicon:
+    """Lookups in one lexicon file; cheap to keep for a whole process."""
+
+    def __init__(self, path: str) -> None:
+        import sqlite3  # not at import: `rule` and number searches never open the lexicon
+
+        self._db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        self._lemmas: dict[str, str] = {}
+        self._trans: dict[str, tuple[Translation, ...]] = {}
+        self._splits: dict[str, tuple[str, ...]] = {}
+
+    def lemma(self, word: str) -> str:
+        """The folded lemma of a German word (itself when the lexicon knows no other)."""
+        key = fold(word)
+        found = self._lemmas.get(key)
+        if found is None:
+            row = self._db.execute("SELECT lemma FROM form WHERE form = ?", (key,)).fetchone()
+            found = self._lemmas[key] = row[0] if row else key
+        return found
+
+    def translations(self, lemma: str) -> tuple[Translation, ...]:
+        """English translations of a folded German lemma or phrase, most probable first."""
+        found = self._trans.get(lemma)
+        if found is None:
+            rows = self._db.execute(
+                "SELECT en, p, source FROM translation WHERE de = ? ORDER BY p DESC, en", (lemma,)
+            ).fetchall()
+            found = self._trans[lemma] = tuple(Translation(en, float(p), src) for en, p, src in rows)
+        return found
+
+    def knows(self, word: str) -> bool:
+        return bool(self.translations(self.lemma(word)))
+
+    def split(self, word: str) -> tuple[str, ...]:
+        """The lemmas of a German compound's parts, each one the lexicon translates, or ().
+
+        "Kampfschadensschritt" -> (kampfschaden, schritt); fewest parts win, then the longer
+        head. A word the lexicon knows whole is not split.
+        """
+        key = fold(word)
+        found = self._splits.get(key)
+        if found is None and self.knows(key):
+            found = self._splits[key] = ()
+        if found is None:
+            best = self._split(key, 0)
+            found = self._splits[key] = tuple(best) if best and len(best) > 1 else ()
+        return found
+
+    def _split(self, rest: str, depth: int) -> list[str] | None:
+        if depth and self._part(rest):
+            return [self.lemma(rest)]
+        if depth > 3:
+            return None
+        best: list[str] | None = None
+        for cut in range(len(rest) - MIN_PART, MIN_PART - 1, -1):
+            head = rest[:cut]
+            if not self._part(head):
+                continue
+            for link in LINKS:
+                if not rest[cut:].startswith(link) or len(rest) - cut - len(link) < MIN_PART:
+                    continue
+                tail = self._split(rest[cut + len(link) :], depth + 1)
+                if tail and (best is None or len(tail) + 1 < len(best)):
+                    best = [self.lemma(head), *tail]
+            if best is not None and len(best) == 2:
+                break
+        return best
+
+    def _part(self, word: str) -> bool:
+        return len(word) >= MIN_PART and bool(self.translations(self.lemma(word)))
+
+    def meta(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+
+
+@functools.cache
+def lexicon() -> Lexicon | None:
+    """The shipped lexicon, or None if the file is missing (then German is not translated)."""
+    entry = resources.files("regelwerk.data") / "lexicon" / DB_NAME
+    if not entry.is_file():
+        return None
+    return Lexicon(str(entry))
+
+
+__all__ = ["Lexicon", "Translation", "lexicon"]

@@ -1,0 +1,377 @@
+"""Query understanding: which language a query is in, what it asks, and its English reading.
+
+A German question has to meet English rule text. Reading it word by word through the English
+analyzer is what made "die" find "dies" and "Rolling a Die"; instead:
+
+1. `language` decides from the whole query: German function words, umlauts and ß, and words
+   the lexicon translates that are not English words, against English function words;
+2. question words ("wann", "wer", "darf", "muss", "what happens", "how many") become intent
+   signals (`INTENTS`), never search terms;
+3. each remaining German word is lemmatised (the lexicon's simplemma form table), looked up as
+   a whole, else split into compound parts the lexicon knows ("Kampfschadensschritt" ->
+   Kampfschaden + Schritt), and translated into several English lemmas with their
+   probabilities; two- and three-word names of the term tables ("Zweiköpfiger Riese") are
+   looked up first. The result is a weighted English query (`Reading.english`).
+
+Pure functions over the lexicon and a test "is this an English word of the index"; the
+search engine turns the reading into whoosh clauses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from regelwerk.index.search.lexicon import Lexicon, lexicon
+from regelwerk.ingest.model.fold import fold
+
+#: Question words and phrases (folded) -> the intent they signal. Longest phrases first.
+INTENTS: dict[str, str] = {
+    "was passiert wenn": "consequence",
+    "was passiert mit": "consequence",
+    "was geschieht wenn": "consequence",
+    "what happens when": "consequence",
+    "what happens if": "consequence",
+    "what happens to": "consequence",
+    "was passiert": "consequence",
+    "was geschieht": "consequence",
+    "what happens": "consequence",
+    "what happened": "consequence",
+    "wie viele": "count",
+    "wieviele": "count",
+    "wie viel": "count",
+    "wieviel": "count",
+    "how many": "count",
+    "how much": "count",
+    "wann": "time",
+    "when": "time",
+    "wer": "who",
+    "wem": "who",
+    "wen": "who",
+    "who": "who",
+    "whom": "who",
+    "darf": "may",
+    "durfen": "may",
+    "may": "may",
+    "kann": "may",
+    "konnen": "may",
+    "can": "may",
+    "muss": "must",
+    "mussen": "must",
+    "must": "must",
+    "warum": "why",
+    "why": "why",
+    "wie": "how",
+    "how": "how",
+    "welche": "which",
+    "welcher": "which",
+    "welches": "which",
+    "which": "which",
+    "was": "what",
+    "what": "what",
+}
+_INTENT_MAX = max(len(k.split()) for k in INTENTS)
+
+#: Function words that say a query is German / English (folded; none is both).
+GERMAN_MARKERS = frozenset(
+    [
+        "der",
+        "die",
+        "das",
+        "den",
+        "dem",
+        "des",
+        "ein",
+        "eine",
+        "einer",
+        "einem",
+        "einen",
+        "eines",
+        "und",
+        "oder",
+        "nicht",
+        "ist",
+        "sind",
+        "wird",
+        "werden",
+        "wenn",
+        "wann",
+        "wer",
+        "was",
+        "wie",
+        "mit",
+        "auf",
+        "aus",
+        "bei",
+        "nach",
+        "von",
+        "vor",
+        "zu",
+        "zum",
+        "zur",
+        "im",
+        "ins",
+        "am",
+        "beim",
+        "ich",
+        "du",
+        "er",
+        "sie",
+        "es",
+        "man",
+        "mein",
+        "meine",
+        "meinen",
+        "meines",
+        "meiner",
+        "dein",
+        "deine",
+        "sein",
+        "seine",
+        "ihr",
+        "ihre",
+        "ihren",
+        "kein",
+        "keine",
+        "keinen",
+        "noch",
+        "mehr",
+        "darf",
+        "durfen",
+        "kann",
+        "konnen",
+        "muss",
+        "mussen",
+        "soll",
+        "sollen",
+        "habe",
+        "hast",
+        "hat",
+        "haben",
+        "gibt",
+        "passiert",
+        "geschieht",
+        "dieser",
+        "diese",
+        "dieses",
+        "welche",
+        "welcher",
+        "welches",
+        "uber",
+        "unter",
+        "gegen",
+        "ohne",
+        "durch",
+        "fur",
+        "als",
+        "auch",
+        "nur",
+        "schon",
+        "bleibt",
+        "bleiben",
+        "beim",
+        "vom",
+        "gleichen",
+        "gleichzeitig",
+        "jederzeit",
+        "sofort",
+        "zuerst",
+    ]
+)
+ENGLISH_MARKERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "is",
+        "are",
+        "be",
+        "was",
+        "were",
+        "can",
+        "could",
+        "does",
+        "do",
+        "did",
+        "what",
+        "when",
+        "who",
+        "whom",
+        "which",
+        "how",
+        "why",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "on",
+        "at",
+        "by",
+        "for",
+        "if",
+        "then",
+        "than",
+        "that",
+        "this",
+        "these",
+        "those",
+        "my",
+        "your",
+        "his",
+        "her",
+        "their",
+        "its",
+        "it",
+        "i",
+        "you",
+        "he",
+        "she",
+        "they",
+        "we",
+        "may",
+        "must",
+        "should",
+        "would",
+        "will",
+        "happens",
+        "happen",
+        "not",
+        "no",
+        "any",
+        "each",
+        "every",
+        "there",
+        "has",
+        "have",
+        "had",
+    ]
+)
+#: German words never searched in English, whatever the lexicon says (articles, pronouns...).
+#: A learned translation of a word that also has a curated one counts from this probability.
+CURATED_COMPANION = 0.5
+_WORD = re.compile(r"\w+")
+_GERMAN_LETTERS = re.compile(r"[äöüß]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a query says, for building its search."""
+
+    lang: str  # "de" or "en"
+    intents: tuple[str, ...]
+    words: tuple[str, ...]  # the content words (question words removed), as typed
+    english: dict[str, float] = field(default_factory=dict)  # English lemma -> weight (German only)
+    untranslated: tuple[str, ...] = ()  # German content words the lexicon could not translate
+
+
+def intents(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """(intents found, the words left) for a tokenised query."""
+    folded = [fold(w) for w in words]
+    found: list[str] = []
+    keep: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(_INTENT_MAX, 0, -1):
+            phrase = " ".join(folded[i : i + n])
+            if len(folded[i : i + n]) == n and phrase in INTENTS:
+                found.append(INTENTS[phrase])
+                i += n
+                break
+        else:
+            keep.append(words[i])
+            i += 1
+    return tuple(dict.fromkeys(found)), keep
+
+
+def language(words: Iterable[str], lex: Lexicon | None, english_word: Callable[[str], bool]) -> str:
+    """``de`` or ``en`` for a whole query.
+
+    Function words count most; a word with an umlaut or ß is German; a content word the
+    lexicon translates that the English index does not know ("Friedhof", "Marken") is German,
+    one the index knows and the lexicon does not ("graveyard") is English. A tie is English.
+    """
+    de = en = 0.0
+    for w in words:
+        f = fold(w)
+        if f in GERMAN_MARKERS and f not in ENGLISH_MARKERS:
+            de += 1
+        elif f in ENGLISH_MARKERS and f not in GERMAN_MARKERS:
+            en += 1
+        elif _GERMAN_LETTERS.search(w):
+            de += 1
+        elif len(f) > 2 and not f.isdigit():
+            known_de = lex is not None and (lex.knows(w) or bool(lex.split(w)))
+            known_en = english_word(w)
+            if known_de and not known_en:
+                de += 0.5
+            elif known_en and not known_de:
+                en += 0.5
+    return "de" if de > en else "en"
+
+
+def read(
+    query: str,
+    english_word: Callable[[str], bool],
+    german_stop: frozenset[str],
+    lex: Lexicon | None = None,
+) -> Reading:
+    """The `Reading` of a query: its language, intents and (German) weighted English query."""
+    lex = lex if lex is not None else lexicon()
+    words = _WORD.findall(query)
+    found, rest = intents(words)
+    lang = language(words, lex, english_word)
+    if lang == "en" or lex is None:
+        return Reading(lang, found, tuple(rest))
+    english: dict[str, float] = {}
+    untranslated: list[str] = []
+    folded = [fold(w) for w in rest]
+    i = 0
+    while i < len(rest):
+        for n in (3, 2):  # term-table names of several words ("zweikopfiger riese")
+            if i + n <= len(rest):
+                names = lex.translations(" ".join(folded[i : i + n]))
+                if names:
+                    _add(english, ((t.en, t.p) for t in names))
+                    i += n
+                    break
+        else:
+            w = rest[i]
+            i += 1
+            if w.isdigit():
+                untranslated.append(w)  # "0", "10": the same in English
+                continue
+            if folded[i - 1] in german_stop or len(folded[i - 1]) < 2:
+                continue
+            pairs = _translate(lex, w)
+            if pairs:
+                _add(english, pairs)
+            else:
+                untranslated.append(w)
+    return Reading(lang, found, tuple(rest), english, tuple(untranslated))
+
+
+def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
+    """English lemmas with weights for one German word: whole word, its lemma, else its parts."""
+    found = lex.translations(fold(word)) or lex.translations(lex.lemma(word))
+    if any(t.source != "mtgjson" for t in found):
+        # a curated entry (term tables, words.tsv) is the translation; the corpus adds only
+        # strong alternatives, not its collocations ("Spielstein": token, not "create")
+        found = tuple(t for t in found if t.source != "mtgjson" or t.p >= CURATED_COMPANION)
+    out = [(t.en, t.p) for t in found]
+    if not out or max(p for _, p in out) < 1.0:
+        # a compound the corpus rarely prints whole ("Loyalitätsmarken": loyalty) also
+        # speaks through its parts (Loyalität + Marke: counter), at half weight
+        for part in lex._split(fold(word), 0) or ():
+            out.extend((t.en, t.p * (0.5 if out else 1.0)) for t in lex.translations(part))
+    return out
+
+
+def _add(english: dict[str, float], pairs: Iterable[tuple[str, float]]) -> None:
+    for en, p in pairs:
+        english[en] = max(english.get(en, 0.0), p)
+
+
+__all__ = ["INTENTS", "Reading", "intents", "language", "read"]

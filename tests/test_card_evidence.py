@@ -1,0 +1,130 @@
+"""German terminology from card evidence: the shipped table, filled cells, contradictions."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from regelwerk.index.facade import Library
+from regelwerk.index.terms.evidence import evidence_for, load_evidence
+from regelwerk.index.terms.shipped import load_terms
+from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.stemming import stem
+from tests.conftest import CORPUS, NEEDS_SHARED
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Evidence this strong contradicts a human-typed cell that names none of its forms.
+STRONG_DICE, STRONG_PRINTINGS = 0.6, 10
+#: Keywords are printed as a keyword line, so their form is clear; a game term is a word in
+#: a sentence ("fügt ... zu" for Deal), which the n-gram evidence cannot decide.
+KEYWORD_KINDS = ("keyword_ability", "keyword_action", "ability_word")
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("cardterms", ROOT / "tools" / "cardterms.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["cardterms"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_evidence_table_is_well_formed() -> None:
+    table = load_evidence()
+    assert len(table) > 200
+    terms = {(r.en, r.kind) for r in load_terms()}
+    for key, forms in table.items():
+        assert key in terms, key
+        assert [f["era"] for f in forms].count("current") == 1, key
+        for f in forms:
+            assert f["era"] in ("current", "old", "variant")
+            assert f["first_year"] <= f["last_year"] and f["cards"] <= f["printings"] and f["sets"] >= 1
+
+
+def test_flying_has_three_eras_of_wording() -> None:
+    forms = {f["de"]: f for f in evidence_for("Flying", "keyword_ability")}
+    assert forms["Fliegend"]["era"] == "current" and forms["Fliegend"]["last_year"] >= 2020
+    assert forms["Kann fliegen"]["era"] == "old" and forms["Kann fliegen"]["last_year"] < 2000
+    assert "Flugfähigkeit" in forms
+
+
+def test_cells_filled_from_cards_say_so_and_match_the_evidence() -> None:
+    filled = [r for r in load_terms() if r.source == "cards"]
+    assert filled, "no de cell was filled from card evidence"
+    for row in filled:
+        current = [f for f in evidence_for(row.en, row.kind) if f["era"] == "current"]
+        assert current and current[0]["de"] == row.de, row
+        assert "from card evidence" in row.note
+
+
+def _related(a: str, b: str) -> bool:
+    """Two German names for one thing: one holds the other, or they share a word stem."""
+    ca, cb = compact(a), compact(b)
+    if ca in cb or cb in ca:
+        return True
+    return bool({stem(w, "de") for w in a.split()} & {stem(w, "de") for w in b.split()})
+
+
+def contradictions() -> list[str]:
+    """Human-typed German cells that strong card evidence contradicts (and no note admits)."""
+    found = []
+    for row in load_terms():
+        if not row.de or row.source == "cards" or row.kind not in KEYWORD_KINDS:
+            continue
+        forms = evidence_for(row.en, row.kind)
+        strong = [
+            f
+            for f in forms
+            if f["era"] == "current" and f["dice"] >= STRONG_DICE and f["printings"] >= STRONG_PRINTINGS
+            and f["standalone"] >= 0.5
+        ]
+        if not strong:
+            continue
+        cells = row.german_names
+        if any(_related(f["de"], cell) for f in forms for cell in cells):
+            continue
+        if any(compact(f["de"]) in compact(row.note) for f in forms):
+            continue  # the note already discusses the printed form
+        found.append(
+            f"{row.en} ({row.source}): table says {row.de!r}, cards print {strong[0]['de']!r} "
+            f"({strong[0]['cards']} cards, e.g. {strong[0]['example']})"
+        )
+    return found
+
+
+def test_no_human_cell_is_contradicted_by_the_cards() -> None:
+    found = contradictions()
+    assert not found, "\n".join(found)
+
+
+def test_term_json_shows_the_evidence() -> None:
+    match = Library().term("Flying")["matches"][0]
+    assert match["en"] == "Flying"
+    assert {"de", "cards", "sets", "first_year", "last_year", "example"} <= set(match["evidence"][0])
+
+
+@NEEDS_SHARED
+def test_the_tool_finds_old_and_current_wording_in_two_sets() -> None:
+    tool = _tool()
+    printings, english, df, surfaces = tool.load(
+        [CORPUS / "cards" / "4ED.json", CORPUS / "cards" / "mtgjson" / "M10.json.xz"]
+    )
+    forms = {
+        f["de"]: f
+        for f in tool.forms_for(tool.uses("Flying", "keyword_ability", english), printings, df, surfaces)
+    }
+    assert forms["Fliegend"]["era"] == "current" and forms["Fliegend"]["last_year"] == 2009
+    assert forms["Kann fliegen"]["era"] == "old" and forms["Kann fliegen"]["last_year"] == 1995
+    banding = tool.forms_for(tool.uses("Banding", "keyword_ability", english), printings, df, surfaces)
+    assert banding[0]["de"] == "Bündnisfähigkeit"
+
+
+@pytest.mark.parametrize("text", ["Kann fliegen, Bündnisfähigkeit", "Fliegend (Diese Kreatur kann nur ...)"])
+def test_grams_drop_reminder_text_and_keep_keyword_lines(text: str) -> None:
+    keys, alone, _ = _tool().grams(text, ())
+    assert "diese" not in keys and alone <= keys
+    assert alone & {"kann fliegen", "fliegend"}

@@ -1,0 +1,113 @@
+"""Query understanding: the lexicon, language detection, intents and German->English reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from regelwerk.index.search.analysis import DE_STOP
+from regelwerk.index.search.lexicon import Lexicon, lexicon
+from regelwerk.index.search.question import intents, language, read
+
+
+@pytest.fixture(scope="module")
+def lex() -> Lexicon:
+    found = lexicon()
+    assert found is not None, "data/lexicon/de-en.sqlite ships with the package"
+    return found
+
+
+ENGLISH_WORDS = {"creature", "block", "tapped", "graveyard", "land", "mulligan", "can", "cast", "sorcery"}
+
+
+def english_word(word: str) -> bool:
+    return word.lower() in ENGLISH_WORDS
+
+
+def test_the_lexicon_says_where_it_comes_from(lex: Lexicon) -> None:
+    meta = lex.meta()
+    assert int(meta["model_entries"]) > 1000
+    assert int(meta["line_pairs"]) > 30000
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma"),
+    [
+        ("Bibliotheken", "bibliothek"),
+        ("Friedhöfe", "friedhof"),
+        ("Friedhoefe", "friedhof"),
+        ("Kreaturen", "kreatur"),
+    ],
+)
+def test_forms_find_their_lemma(lex: Lexicon, word: str, lemma: str) -> None:
+    assert lex.lemma(word) == lemma
+
+
+@pytest.mark.parametrize(
+    ("lemma", "english"),
+    [
+        ("bibliothek", "library"),
+        ("friedhof", "graveyard"),
+        ("verrechnen", "resolve"),
+        ("stapel", "stack"),
+        ("spielstein", "token"),
+        ("getappt", "tap"),
+        ("verteidigend", "defend"),  # learned from the cards only
+    ],
+)
+def test_rules_words_translate(lex: Lexicon, lemma: str, english: str) -> None:
+    assert english in [t.en for t in lex.translations(lemma)]
+
+
+def test_learned_translations_carry_probabilities(lex: Lexicon) -> None:
+    learned = [t for t in lex.translations("lebenspunkt") if t.source == "mtgjson"]
+    assert learned and all(0 < t.p <= 1 for t in learned)
+    assert learned[0].en == "life"
+
+
+def test_compounds_split_against_the_lexicon(lex: Lexicon) -> None:
+    assert lex.split("Kampfschadensschritt") == ("kampfschaden", "schritt")
+    assert lex.split("Bibliothek") == ()  # known whole: not split
+
+
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [
+        ("Wann darf ich ein Land spielen", "de"),
+        ("Friedhof", "de"),
+        ("legendare kreatur zweimal im spiel", "de"),
+        ("can a tapped creature block", "en"),
+        ("graveyard", "en"),
+    ],
+)
+def test_the_language_is_decided_by_the_whole_query(lex: Lexicon, query: str, lang: str) -> None:
+    assert language(query.split(), lex, english_word) == lang
+
+
+def test_question_words_are_intents_not_terms() -> None:
+    found, rest = intents(
+        ["Was", "passiert", "wenn", "ich", "aus", "einer", "leeren", "Bibliothek", "ziehen", "muss"]
+    )
+    assert found == ("consequence", "must")
+    assert "Was" not in rest and "muss" not in rest and "Bibliothek" in rest
+    assert intents(["how", "many", "lands", "can", "I", "play"])[0] == ("count", "may")
+
+
+def test_a_german_question_becomes_a_weighted_english_query(lex: Lexicon) -> None:
+    reading = read("Wann darf ich ein Land spielen", english_word, DE_STOP, lex)
+    assert reading.lang == "de"
+    assert set(reading.intents) == {"time", "may"}
+    assert reading.english["land"] == 1.0
+    assert "play" in reading.english
+    assert all(0 < w <= 1 for w in reading.english.values())
+
+
+def test_german_function_words_never_reach_english(lex: Lexicon) -> None:
+    reading = read("Was passiert wenn die Kreatur den Friedhof verlässt", english_word, DE_STOP, lex)
+    assert not {"die", "dies", "den", "was"} & set(reading.english)
+    assert {"creature", "graveyard"} <= set(reading.english)
+
+
+def test_an_english_query_is_not_translated(lex: Lexicon) -> None:
+    reading = read("can a tapped creature block", english_word, DE_STOP, lex)
+    assert reading.lang == "en" and reading.english == {}
+    assert reading.intents == ("may",)

@@ -1,0 +1,306 @@
+"""Build the German-English rules lexicon (``data/lexicon/``) from the MTGJSON parallel corpus.
+
+Not part of the installed package: run it from the repository root when the corpus or the
+term tables change, then commit the result::
+
+    python tools/build_lexicon.py MTGJSON_DIR CR_TXT
+
+with ``MTGJSON_DIR`` = ``../shared/corpus/cards/mtgjson`` (147 sets with German printings) and
+``CR_TXT`` = ``../shared/corpus/en/MagicCompRules-20260417.txt`` (the English vocabulary).
+
+Why: a German question ("Was passiert mit Marken, wenn eine Kreatur die Zone wechselt") has
+to reach English rule text, and the hand-made term tables know a few hundred words. German
+cards print the same rules text as English ones, so ~34,000 printings are a parallel corpus
+of exactly our language. This aligns it at the word level and keeps what the evidence says:
+
+1. every card printing with German ``text``/``type`` (``foreignData``) is paired with its
+   English text, line by line when both have the same number of lines; the card's own name
+   is cut out of both sides (it aligns with nothing), and identical pairs count once;
+2. both sides are tokenised and lemmatised with simplemma (German lemmas umlaut-folded, see
+   ``regelwerk.ingest.fold``); stop words are dropped on both sides;
+3. IBM Model 1 (EM, with an empty word on the source side) is trained in both directions;
+   an entry German lemma -> English lemma is kept when t(en|de) >= MIN_P, the reverse
+   t(de|en) >= MIN_REVERSE (both directions agree, which keeps precision), the German lemma
+   occurs at least MIN_COUNT times, and the English lemma is a word of the Comprehensive
+   Rules (translating into words no rule uses finds nothing);
+4. the term tables (``data/terms/*.tsv``: the CR glossary heads and keywords with their
+   German names, and the ordinary words of ``words.tsv``) are added as high-confidence
+   entries (p = 1 for each English word of the name);
+5. simplemma's dictionary forms of every German lemma kept are stored as a form table, so
+   the runtime looks a query word's lemma up instead of loading simplemma's dictionary
+   (three seconds) in a command that should start in a fifth of one.
+
+The result is one small SQLite file (indexed lookups, nothing to parse at start) plus
+``README.md`` with source, command, date and counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import functools
+import json
+import lzma
+import re
+import sqlite3
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "data" / "lexicon"
+DB_NAME = "de-en.sqlite"
+
+MIN_P = 0.08
+MIN_REVERSE = 0.02
+MIN_COUNT = 3
+MAX_PER_WORD = 5
+ITERATIONS = 8
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _stops() -> tuple[frozenset[str], frozenset[str]]:
+    from regelwerk.index.search.analysis import DE_STOP, EN_STOP
+
+    return DE_STOP, EN_STOP
+
+
+def printings(folder: Path) -> Iterator[tuple[str, str, str, str]]:
+    """``(English name, German name, English text, German text)`` of every German printing,
+    type lines included (as a second pair with empty names)."""
+    for path in sorted(folder.glob("*.json.xz")):
+        with lzma.open(path) as fh:
+            data = json.load(fh)["data"]
+        for card in data.get("cards", []):
+            for f in card.get("foreignData") or ():
+                if f.get("language") != "German":
+                    continue
+                if card.get("text") and f.get("text"):
+                    yield card.get("name", ""), f.get("name", ""), card["text"], f["text"]
+                if card.get("type") and f.get("type"):
+                    yield "", "", card["type"], f["type"]
+
+
+def sentence_pairs(folder: Path) -> list[tuple[str, str]]:
+    """Aligned (English, German) lines, names cut out, each distinct pair once."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for en_name, de_name, en, de in printings(folder):
+        for name in {en_name, *en_name.split(" // ")} - {""}:
+            en = en.replace(name, " ")
+        for name in {de_name, *de_name.split(" // ")} - {""}:
+            de = de.replace(name, " ")
+        en_lines, de_lines = en.split("\n"), de.split("\n")
+        pairs = zip(en_lines, de_lines, strict=True) if len(en_lines) == len(de_lines) else [(en, de)]
+        for pair in pairs:
+            if pair not in seen:
+                seen.add(pair)
+                out.append(pair)
+    return out
+
+
+@functools.cache
+def _simplemma() -> object:
+    import simplemma
+
+    return simplemma
+
+
+@functools.cache
+def lemma(word: str, lang: str) -> str:
+    from regelwerk.ingest.model.fold import fold
+
+    found: str = _simplemma().lemmatize(word, lang=lang)  # type: ignore[attr-defined]
+    return fold(found.lower()) if lang == "de" else found.lower()
+
+
+def lemmas(text: str, lang: str, stop: frozenset[str]) -> list[str]:
+    from regelwerk.ingest.model.fold import fold
+
+    out = []
+    for w in _WORD.findall(text):
+        low = w.lower()
+        if len(low) < 2 or fold(low) in stop:
+            continue
+        lem = lemma(low if lang == "en" else w, lang)
+        if lem not in stop and len(lem) >= 2:
+            out.append(lem)
+    return out
+
+
+def ibm1(pairs: list[tuple[list[str], list[str]]], iterations: int) -> dict[str, dict[str, float]]:
+    """t(target | source) by IBM Model 1 EM; each pair is (source words, target words).
+
+    The source side gets an empty word (None) so target words with no counterpart ("you",
+    reminder text) need not attach to a real word.
+    """
+    t: dict[str | None, dict[str, float]] = defaultdict(dict)
+    targets = {w for _, tgt in pairs for w in tgt}
+    uniform = 1.0 / max(1, len(targets))
+    for src, tgt in pairs:
+        for s in [None, *src]:
+            row = t[s]
+            for w in tgt:
+                row[w] = uniform
+    for it in range(iterations):
+        count: dict[str | None, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        for src, tgt in pairs:
+            srcs = [None, *src]
+            rows = [t[s] for s in srcs]
+            for w in set(tgt):
+                n = tgt.count(w)
+                probs = [row[w] for row in rows]
+                z = sum(probs)
+                for s, p in zip(srcs, probs, strict=True):
+                    count[s][w] += n * p / z
+        for s, row in count.items():
+            total = sum(row.values())
+            t[s] = {w: c / total for w, c in row.items()}
+        print(f"  EM iteration {it + 1}/{iterations}", file=sys.stderr)
+    return {s: row for s, row in t.items() if s is not None}
+
+
+def cr_vocabulary(cr: Path) -> set[str]:
+    text = cr.read_text(encoding="utf-8-sig")
+    return {lemma(w.lower(), "en") for w in set(_WORD.findall(text))}
+
+
+def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
+    """``(German phrase, English lemma, source)`` from the term tables: each German name
+    (official, variant, old) gives every content word of its English name."""
+    from regelwerk.ingest.model.fold import fold
+
+    de_stop, en_stop = _stops()
+    for name in ("core.tsv", "keywords.tsv"):
+        rows = (terms / name).read_text(encoding="utf-8").splitlines()
+        head = rows[0].split("\t")
+        for line in rows[1:]:
+            cells = dict(zip(head, line.split("\t"), strict=False))
+            german = [cells.get("de", "")]
+            german += cells.get("de_variants", "").split("|") + cells.get("de_old", "").split("|")
+            english = [w for w in lemmas(cells["en"], "en", en_stop)]
+            for de in german:
+                de = " ".join(fold(w.lower()) for w in _WORD.findall(de))
+                if de:
+                    for en in dict.fromkeys(english):
+                        yield de, en, "terms"
+    for line in (terms / "words.tsv").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or line.startswith("de\t") or "\t" not in line:
+            continue
+        de_forms, en_words = line.split("\t", 1)
+        english = [lemmas(e, "en", en_stop) for e in en_words.split("|")]
+        for form in de_forms.split("|"):
+            de = " ".join(fold(w.lower()) for w in _WORD.findall(form))
+            for words in english[:1]:  # the first English word is the translation; the rest are forms
+                for en in words:
+                    yield de, en, "words"
+    del de_stop
+
+
+def forms_of(lemmas_kept: set[str]) -> dict[str, str]:
+    """Folded surface form -> folded lemma from simplemma's German dictionary, for `lemmas_kept`."""
+    from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
+
+    from regelwerk.ingest.model.fold import fold
+
+    out: dict[str, str] = {}
+    for form, lem in DefaultDictionaryFactory().get_dictionary("de").items():
+        key = fold(lem.lower())
+        if key in lemmas_kept:
+            f = fold(form.lower())
+            if f != key and _WORD.fullmatch(f):
+                out.setdefault(f, key)
+    return out
+
+
+def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = None) -> dict[str, int]:
+    de_stop, en_stop = _stops()
+    raw = sentence_pairs(mtgjson)
+    print(f"{len(raw)} distinct line pairs", file=sys.stderr)
+    pairs = []
+    de_count: Counter[str] = Counter()
+    for en, de in raw:
+        e = lemmas(en, "en", en_stop)
+        g = lemmas(de, "de", de_stop)
+        if e and g and len(e) <= 60 and len(g) <= 60:
+            pairs.append((g, e))
+            de_count.update(g)
+    print(f"{len(pairs)} pairs after lemmatising", file=sys.stderr)
+    if cache is not None and cache.exists():
+        forward, backward = json.loads(cache.read_text(encoding="utf-8"))
+    else:
+        forward = ibm1(pairs, ITERATIONS)  # t(en | de)
+        backward = ibm1([(e, g) for g, e in pairs], ITERATIONS)  # t(de | en)
+        if cache is not None:
+            cache.write_text(json.dumps([forward, backward]), encoding="utf-8")
+    vocab = cr_vocabulary(cr)
+    # (de, en) -> (p, source, p learned from the corpus or None)
+    entries: dict[tuple[str, str], tuple[float, str, float | None]] = {}
+    for g, row in forward.items():
+        if de_count[g] < MIN_COUNT:
+            continue
+        kept = 0
+        for e, p in sorted(row.items(), key=lambda x: -x[1]):
+            if p < MIN_P or kept >= MAX_PER_WORD:
+                break
+            if e in vocab and backward.get(e, {}).get(g, 0.0) >= MIN_REVERSE:
+                entries[(g, e)] = (round(p, 4), "mtgjson", round(p, 4))
+                kept += 1
+    model = len(entries)
+    for de, en, source in term_entries(terms):
+        learned = entries.get((de, en), (0.0, "", None))[2]
+        entries[(de, en)] = (1.0, source, learned)
+    german_words = {w for de, _ in entries for w in de.split()}
+    forms = forms_of(german_words)
+    out.mkdir(parents=True, exist_ok=True)
+    db_path = out / DB_NAME
+    tmp = db_path.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    db.executescript(
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+        CREATE TABLE translation (de TEXT, en TEXT, p REAL, source TEXT, learned REAL, count INTEGER,
+                                  PRIMARY KEY (de, en)) WITHOUT ROWID;
+        CREATE TABLE form (form TEXT PRIMARY KEY, lemma TEXT) WITHOUT ROWID;
+        """
+    )
+    db.executemany(
+        "INSERT INTO translation VALUES (?, ?, ?, ?, ?, ?)",
+        sorted((de, en, p, src, lp, de_count.get(de, 0)) for (de, en), (p, src, lp) in entries.items()),
+    )
+    db.executemany("INSERT INTO form VALUES (?, ?)", sorted(forms.items()))
+    counts = {
+        "line_pairs": len(raw),
+        "training_pairs": len(pairs),
+        "model_entries": model,
+        "entries": len(entries),
+        "german_lemmas": len({de for de, _ in entries}),
+        "forms": len(forms),
+    }
+    meta = {**{k: str(v) for k, v in counts.items()}, "built": dt.date.today().isoformat()}
+    db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    tmp.replace(db_path)
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mtgjson", type=Path, help="folder of MTGJSON set files (*.json.xz)")
+    ap.add_argument("cr", type=Path, help="a Comprehensive Rules .txt (the English vocabulary)")
+    ap.add_argument("--terms", type=Path, default=ROOT / "data" / "terms")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--cache", type=Path, help="keep the trained tables here and reuse them (tuning)")
+    args = ap.parse_args(argv)
+    counts = build(args.mtgjson, args.cr, args.terms, args.out, args.cache)
+    print(json.dumps(counts, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,404 @@
+"""Mine how German cards print each term of the term tables, from MTGJSON card files.
+
+    python tools/cardterms.py ../shared/corpus/cards/mtgjson/            # write data/terms/evidence.tsv
+    python tools/cardterms.py ../shared/corpus/cards/mtgjson/ --fill     # ... and fill empty `de` cells
+
+For every row of ``data/terms/keywords.tsv`` and ``core.tsv`` the English side picks the
+printings that use the term: cards whose MTGJSON ``keywords`` name it (keyword abilities,
+actions, ability words), else cards whose Oracle text contains it as a word. The German side of
+those printings (printed text without reminder text and without the card's own name) is cut into
+word n-grams (1 to 3 words). A German form is evidence for the term when it is typical of those
+printings and rare elsewhere: Dice's coefficient of "the printing uses the term" and "the
+German text contains the form" (2·both / (term printings + form printings)), with at least
+`MIN_PRINTINGS` printings. A shorter form inside a longer one with (almost) the same printings
+is dropped ("Kann" inside "Kann fliegen"). Each form keeps its evidence: printings, distinct
+cards, sets, first and last year, one example card.
+
+Eras: the form with the most printings in the newest years is ``current``; a form whose last
+printing is older than the current form's first years is ``old`` (1995 "Kann fliegen", then
+"Flugfähigkeit", today "Fliegend"); others are ``variant``.
+
+``--fill`` writes the current form into an empty ``de`` cell of a keyword row when the evidence
+is clear: MTGJSON tags the keyword on cards (so the keyword is not newer than the corpus: a
+newer one keeps its cell and source), the form stands alone as a keyword line in at least half
+of its printings (not a phrase around it), Dice >= `FILL_DICE`, at least `FILL_PRINTINGS`
+printings, printed in or after `FILL_SINCE`. The cell gets ``source`` = ``cards`` and a note.
+Human-typed cells are never changed; ``tests/test_card_evidence.py`` reports one that the
+evidence contradicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TERMS = ROOT / "data" / "terms"
+EVIDENCE = TERMS / "evidence.tsv"
+COLUMNS = (
+    "en",
+    "kind",
+    "de",
+    "era",
+    "dice",
+    "standalone",
+    "printings",
+    "cards",
+    "sets",
+    "first_year",
+    "last_year",
+    "example",
+)
+
+MIN_PRINTINGS = 3
+MIN_DICE = 0.25
+#: An older or rarer form is kept when nearly only the term's printings use it.
+MIN_PRECISION = 0.9
+MAX_FORMS = 4
+#: An older form must have stopped this many years before the newest form's last printing.
+OLD_GAP = 5
+#: ... and be what a good share of the term's printings of its own years said.
+OLD_SHARE = 0.25
+FILL_DICE = 0.5
+FILL_PRINTINGS = 8
+FILL_SINCE = 2015
+#: A shorter form is dropped when a longer one holding it covers this share of its printings.
+SUBSUMED = 0.8
+
+_REMINDER = re.compile(r"\([^()]*\)")
+_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
+_STOP = frozenset(
+    [
+        "der",
+        "die",
+        "das",
+        "den",
+        "dem",
+        "des",
+        "ein",
+        "eine",
+        "einen",
+        "einem",
+        "einer",
+        "eines",
+        "und",
+        "oder",
+        "du",
+        "dein",
+        "deine",
+        "deinen",
+        "deiner",
+        "dir",
+        "dich",
+        "sie",
+        "ihr",
+        "ihre",
+        "ihren",
+        "ihrer",
+        "es",
+        "er",
+        "ist",
+        "sind",
+        "wird",
+        "werden",
+        "auf",
+        "in",
+        "im",
+        "an",
+        "am",
+        "zu",
+        "zum",
+        "zur",
+        "von",
+        "vom",
+        "mit",
+        "für",
+        "bis",
+        "als",
+        "wenn",
+        "falls",
+        "so",
+        "dass",
+        "diese",
+        "dieser",
+        "dieses",
+        "diesen",
+        "jede",
+        "jeder",
+        "jedes",
+        "jeden",
+        "kannst",
+        "nicht",
+        "wie",
+        "aus",
+        "bei",
+        "auch",
+        "noch",
+        "nur",
+        "sich",
+    ]
+)
+
+
+@dataclass
+class Printing:
+    card: str
+    name_de: str
+    set_code: str
+    year: int
+    grams: frozenset[str]
+    segments: frozenset[str]  # n-grams that are a whole comma/line segment (a keyword line)
+
+
+@dataclass
+class Form:
+    key: str  # lower-case n-gram
+    surface: Counter[str] = field(default_factory=Counter)
+    printings: list[int] = field(default_factory=list)
+
+
+def grams(text: str, own_names: Iterable[str]) -> tuple[frozenset[str], frozenset[str], dict[str, str]]:
+    """Lower-case 1-3 word n-grams of a German card text, those that stand alone as a segment
+    (a keyword line: "Fliegend", "Kann fliegen"), and the surface form of each."""
+    for name in own_names:
+        if name:
+            text = text.replace(name, " ")
+    text = _REMINDER.sub(" ", text)
+    out: dict[str, str] = {}
+    alone: set[str] = set()
+    for line in re.split(r"[\n.,;:•—]", text):
+        words = _WORD.findall(line)
+        if 0 < len(words) <= 3:
+            alone.add(" ".join(words).lower())
+        for n in (1, 2, 3):
+            for i in range(len(words) - n + 1):
+                chunk = words[i : i + n]
+                if chunk[0].lower() in _STOP or chunk[-1].lower() in _STOP or min(map(len, chunk)) < 2:
+                    continue  # "Rückblende R": a mana symbol's letter is not a word
+                surface = " ".join(chunk)
+                out.setdefault(surface.lower(), surface)
+    return frozenset(out), frozenset(alone & set(out)), out
+
+
+def load(
+    paths: list[Path],
+) -> tuple[list[Printing], list[tuple[frozenset[str], str]], Counter[str], dict[str, Counter[str]]]:
+    """Every German printing with text: its n-grams; and per printing the English side."""
+    sys.path.insert(0, str(ROOT.parent))
+    from regelwerk.ingest import card_reader
+
+    printings: list[Printing] = []
+    english: list[tuple[frozenset[str], str]] = []  # (keywords folded, Oracle text lower)
+    df: Counter[str] = Counter()
+    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    files = sorted(f for p in paths for f in ([p] if p.is_file() else p.rglob("*.json*")))
+    for f in files:
+        reader = card_reader(f)
+        if reader is None:
+            continue
+        for card_set in reader.sets():
+            for card in card_set.cards:
+                for p in card.printings:
+                    if not p.text_de or p.year is None:
+                        continue
+                    keys, alone, surface = grams(p.text_de, (p.name_de or "", card.name))
+                    printings.append(Printing(card.name, p.name_de or "", p.set_code, p.year, keys, alone))
+                    english.append((frozenset(k.lower() for k in card.keywords), (card.text or "").lower()))
+                    df.update(keys)
+                    for k, s in surface.items():
+                        surfaces[k][s] += 1
+    return printings, english, df, surfaces
+
+
+def uses(term: str, kind: str, english: list[tuple[frozenset[str], str]]) -> list[int]:
+    """Indexes of printings whose English side uses the term: MTGJSON tags the keyword on the
+    card, or the Oracle text says it ("gains flying", "without flying" count too)."""
+    low = term.lower()
+    pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?:s|es|ed|d)?(?![\w-])")
+    return [i for i, (kw, text) in enumerate(english) if low in kw or pattern.search(text)]
+
+
+def forms_for(
+    positive: list[int], printings: list[Printing], df: Counter[str], surfaces: dict[str, Counter[str]]
+) -> list[dict[str, object]]:
+    """The German forms typical of `positive`, with their evidence: the strongest forms by Dice,
+    then older keyword-line forms that nearly only these printings use ("Kann fliegen")."""
+    both: Counter[str] = Counter()
+    alone: Counter[str] = Counter()
+    for i in positive:
+        both.update(printings[i].grams)
+        alone.update(printings[i].segments)
+    dice = {k: 2 * n / (len(positive) + df[k]) for k, n in both.items() if n >= MIN_PRINTINGS}
+    main: list[str] = []
+    for key in sorted((k for k in dice if dice[k] >= MIN_DICE), key=lambda k: (-dice[k], -both[k])):
+        if _subsumed(key, main, both, alone):
+            continue
+        main = [k for k in main if not (k in key and both[key] >= SUBSUMED * both[k])]
+        main.append(key)
+        if len(main) == MAX_FORMS:
+            break
+    out = [_evidence(k, dice[k], alone[k] / both[k], positive, printings, surfaces) for k in main]
+    if out:
+        newest = max(int(str(f["last_year"])) for f in out)
+        older = [
+            k
+            for k in dice
+            if k not in main
+            and both[k] >= 2 * MIN_PRINTINGS
+            and both[k] >= MIN_PRECISION * df[k]
+            and alone[k] >= 0.5 * both[k]
+        ]
+        for key in sorted(older, key=lambda k: -both[k]):
+            ev = _evidence(key, dice[key], alone[key] / both[key], positive, printings, surfaces)
+            first, last = int(str(ev["first_year"])), int(str(ev["last_year"]))
+            in_era = sum(1 for i in positive if first <= printings[i].year <= last)
+            if (
+                last <= newest - OLD_GAP
+                and int(str(ev["printings"])) >= OLD_SHARE * in_era
+                and not _subsumed(key, main, both, alone)
+            ):
+                out.append(ev)
+                main.append(key)
+    _eras(out)
+    return out
+
+
+def _subsumed(key: str, kept: list[str], both: Counter[str], alone: Counter[str]) -> bool:
+    """A form inside a kept longer one with nearly its printings, or a kept form in a sentence."""
+    if any(key in longer and both[longer] >= SUBSUMED * both[key] for longer in kept if longer != key):
+        return True
+    return alone[key] < 0.5 * both[key] and any(
+        shorter in key.split() or f" {shorter} " in f" {key} " for shorter in kept
+    )
+
+
+def _evidence(
+    key: str,
+    dice: float,
+    standalone: float,
+    positive: list[int],
+    printings: list[Printing],
+    surfaces: dict[str, Counter[str]],
+) -> dict[str, object]:
+    hits = [printings[i] for i in positive if key in printings[i].grams]
+    years = [p.year for p in hits]
+    newest = max(hits, key=lambda p: (p.year, p.set_code))
+    return {
+        "de": surfaces[key].most_common(1)[0][0],
+        "dice": round(dice, 3),
+        "standalone": round(standalone, 2),
+        "printings": len(hits),
+        "cards": len({p.card for p in hits}),
+        "sets": len({p.set_code for p in hits}),
+        "first_year": min(years),
+        "last_year": max(years),
+        "example": f"{newest.card} / {newest.name_de} ({newest.set_code} {newest.year})",
+        "_recent": sum(1 for y in years if y >= max(years) - 3),
+    }
+
+
+def _eras(forms: list[dict[str, object]]) -> None:
+    """current: the strongest of the forms still printed in the newest years; old: a form whose
+    last printing is no later than the current form's first and `OLD_GAP` years before its
+    last (1994-95 "Kann fliegen" before 1995-2022 "Fliegend"); the rest are variants."""
+    if not forms:
+        return
+    latest = max(int(str(f["last_year"])) for f in forms)
+    newest = [f for f in forms if int(str(f["last_year"])) >= latest - 2]
+    current = max(newest, key=lambda f: (float(str(f["dice"])), int(str(f.get("_recent", 0)))))
+    first, last = int(str(current["first_year"])), int(str(current["last_year"]))
+    for f in forms:
+        end = int(str(f["last_year"]))
+        if f is current:
+            f["era"] = "current"
+        elif end <= first and end <= last - OLD_GAP:
+            f["era"] = "old"
+        else:
+            f["era"] = "variant"
+        f.pop("_recent", None)
+
+
+def rows() -> Iterator[tuple[str, str, str]]:
+    """(en, kind, de) of every term-table row."""
+    for name in ("keywords.tsv", "core.tsv"):
+        lines = (TERMS / name).read_text(encoding="utf-8").splitlines()
+        for line in lines[1:]:
+            cells = line.split("\t")
+            yield cells[0], cells[1], cells[3]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("paths", nargs="+", type=Path, help="MTGJSON files or folders of them")
+    parser.add_argument("--fill", action="store_true", help="fill empty de cells of keyword rows")
+    args = parser.parse_args(argv)
+    printings, english, df, surfaces = load(args.paths)
+    lines = ["\t".join(COLUMNS)]
+    found: dict[tuple[str, str], list[dict[str, object]]] = {}
+    tagged = {k for kw, _ in english for k in kw}
+    for en, kind, _de in rows():
+        positive = uses(en, kind, english)
+        if len(positive) < MIN_PRINTINGS:
+            continue
+        forms = forms_for(positive, printings, df, surfaces)
+        found[(en, kind)] = forms
+        if forms and en.lower() in tagged:  # MTGJSON names it as a card's keyword
+            forms[0]["_tagged"] = True
+        for f in forms:
+            lines.append("\t".join([en, kind] + [str(f[c]) for c in COLUMNS[2:]]))
+    EVIDENCE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    forms = len(lines) - 1
+    print(f"{len(printings)} German printings, {len(found)} terms with evidence, {forms} forms -> {EVIDENCE}")
+    if args.fill:
+        print(f"filled {fill(found)} empty de cells")
+    return 0
+
+
+def clear_form(forms: list[dict[str, object]]) -> dict[str, object] | None:
+    """The current form when the evidence is clear enough to fill a table cell with it."""
+    for f in forms:
+        if (
+            f["era"] == "current"
+            and forms[0].get("_tagged")
+            and float(str(f["standalone"])) >= 0.5
+            and float(str(f["dice"])) >= FILL_DICE
+            and int(str(f["printings"])) >= FILL_PRINTINGS
+            and int(str(f["last_year"])) >= FILL_SINCE
+        ):
+            return f
+    return None
+
+
+def fill(found: dict[tuple[str, str], list[dict[str, object]]]) -> int:
+    path = TERMS / "keywords.tsv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    filled = 0
+    for i, line in enumerate(lines[1:], start=1):
+        cells = line.split("\t")
+        if cells[3] or cells[1] == "core":
+            continue
+        form = clear_form(found.get((cells[0], cells[1]), []))
+        if form is None:
+            continue
+        cells[3] = str(form["de"])
+        cells[6] = "cards"
+        note = (
+            f"from card evidence: {form['cards']} cards, {form['first_year']}-{form['last_year']}, "
+            f"e.g. {form['example']}"
+        )
+        cells[7] = f"{cells[7]}; {note}" if cells[7] else note
+        lines[i] = "\t".join(cells)
+        filled += 1
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return filled
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
