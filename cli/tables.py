@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 
 def documents_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
-    """Compact enough for an 80-column pipe: ids and dates never wrap, counts are short."""
+    """Compact enough for an 80-column terminal: dates and counts never wrap; only ids and kinds fold."""
     from rich import box
     from rich.markup import escape
     from rich.table import Table
@@ -17,9 +17,12 @@ def documents_table(rows: list[dict[str, Any]], title: str | None = None) -> Tab
     from regelwerk.cli.i18n import _
 
     table = Table(title=title or _("Ingested documents"), title_justify="left", box=box.SIMPLE_HEAD,
-                  pad_edge=False)
-    for col in ("id", "lang", "version", "kind"):
-        table.add_column(col, no_wrap=True)
+                  pad_edge=False, collapse_padding=True)
+    # on a narrow terminal the long ids fold, so dates and counts are never cut to "2026-…"
+    table.add_column("id", overflow="fold", min_width=10)
+    table.add_column("lang", no_wrap=True)
+    table.add_column("version", no_wrap=True)
+    table.add_column("kind", overflow="fold", min_width=7)
     for col in ("secs", "rules", "gloss", "cards", "issues"):
         table.add_column(col, justify="right", no_wrap=True)
     for r in rows:

@@ -40,15 +40,28 @@ def test_documents_table_exact() -> None:
     assert _lines(out) == [
         "Ingested documents",
         "",
-        " id                          lang    version      kind             secs"
-        "   rules   gloss   cards   issues",
-        " " + "─" * 103,
-        " cr-en-2026-04-17            en      2026-04-17   cr-text          3299"
-        "    3138     730       0        0",
-        " rule-702-19-banding-de-en   de+en   -            bilingual-dump     26"
-        "      26       0       0        1",
+        " id                         lang   version     kind            secs  rules  gloss  cards  issues",
+        " " + "─" * 95,
+        " cr-en-2026-04-17           en     2026-04-17  cr-text         3299   3138    730      0       0",
+        " rule-702-19-banding-de-en  de+en  -           bilingual-dump    26     26      0      0       1",
         "",
     ]
+
+
+def test_documents_table_on_an_80_column_terminal_cuts_no_date_or_count() -> None:
+    """Ids and kinds fold; versions and counts stay whole (they were cut to "2026-…" and "3…")."""
+    con, out = _console(80)
+    row = {"id": "glossary-de-banding-bataillon-bushido-x", "language": "de+en", "version": "2026-04-17",
+           "kind": "bilingual-dump", "sections": 3299, "rules": 3138, "glossary": 730, "cards": 12345,
+           "issues": ["x"] * 12}
+    con.print(documents_table([row]))
+    lines = _lines(out)
+    assert all(len(line) <= 80 for line in lines)
+    assert "…" not in out.getvalue()
+    header = ["id", "lang", "version", "kind", "secs", "rules", "gloss", "cards", "issues"]
+    assert lines[2].split() == header
+    cells = ["de+en", "2026-04-17", "bilingual-d", "3299", "3138", "730", "12345", "12"]
+    assert lines[4].split()[1:] == cells
 
 
 def _rule(text: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from regelwerk.index.search.query import SearchEngine
 from regelwerk.index.search.syntax import syntax_problem
 from regelwerk.index.store.corpus import Corpus
 from regelwerk.index.terms.words import translate_word
+from regelwerk.ingest.model.errors import UnknownVersion
 from tests.conftest import NEEDS_SHARED
 from tests.helpers import cli_imports
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
@@ -209,6 +210,26 @@ def test_german_sentence_reads_a_german_term_as_german(engine: SearchEngine) -> 
     assert all(h.title != "Gift" for h in german)
     assert any("oison" in h.title for h in german)
     assert engine.search("Gift").hits[0].title == "Gift"
+
+
+def test_unknown_version_is_refused_not_ignored(engine: SearchEngine) -> None:
+    """An empty whoosh filter means "no filter": a version nobody has searched every release."""
+    with pytest.raises(UnknownVersion, match="'1999-01-01'; versions: 2026-04-17"):
+        engine.search("lifelink", version="1999-01-01")
+
+
+def test_version_and_language_with_no_document_give_no_hits(engine: SearchEngine) -> None:
+    result = engine.search("lifelink", version="2011-02-04", lang="de")
+    assert result.hits == () and "version 2011-02-04" in result.notes[0]
+    assert not engine.search("702.15", version="2011-02-04", lang="de").hits
+
+
+def test_cli_unknown_version_is_an_error_envelope(library: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_home(monkeypatch, library)
+    result = runner.invoke(app, ["search", "lifelink", "--version", "1999-01-01", "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["ok"] is False and "1999-01-01" in data["error"]
 
 
 def test_plain_search_imports_no_query_parser_or_fuzzy_matcher(library: Corpus) -> None:

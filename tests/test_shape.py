@@ -10,10 +10,10 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 60
 
 
-def test_no_function_over_60_lines_in_ingest_index_cli() -> None:
+def test_no_function_over_60_lines_in_the_package() -> None:
     """Long functions hide several concepts; declarative tables live in module constants."""
     long = []
-    for top in ("ingest", "index", "cli"):
+    for top in ("ingest", "index", "cli", "engine"):
         for path in sorted((ROOT / top).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):

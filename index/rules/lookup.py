@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.terms.names import both_names, german_name, glossed, other_name
 from regelwerk.index.terms.table import TermRow
-from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule
+from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule, UnknownVersion
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.numbers import RuleNumber
@@ -35,10 +35,6 @@ if TYPE_CHECKING:
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules3"
-
-
-class UnknownVersion(InputError):
-    """A --version that no ingested document has."""
 
 
 # -- current numbers ----------------------------------------------------------------------

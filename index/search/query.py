@@ -40,7 +40,7 @@ from regelwerk.index.search.syntax import syntax_problem, uses_syntax
 from regelwerk.index.search.whoosh_index import index_dir, load_vocabulary
 from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
-from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.errors import InputError, UnknownVersion
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber
 
@@ -128,6 +128,8 @@ class SearchEngine:
         return self._links
 
     def _scope(self, version: str | None, all_versions: bool, lang: str | None) -> Any:
+        if version is not None:
+            self._check_version(version)
         key = (version, all_versions, lang)
         if key not in self._filters:
             parts: list[Any] = []
@@ -143,6 +145,14 @@ class SearchEngine:
                 q = parts[0] if len(parts) == 1 else wq.And(parts)
                 self._filters[key] = set(self.searcher.docs_for_query(q))
         return self._filters[key]
+
+    def _check_version(self, version: str) -> None:
+        """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""
+        known = sorted(self.searcher.field_terms("version"), reverse=True)
+        if version not in known:
+            raise UnknownVersion(
+                f"no ingested document has version {version!r}; versions: {', '.join(known) or 'none'}"
+            )
 
     def indexed(self, word: str, langs: tuple[str, ...] = ("en", "de")) -> bool:
         """Does the index hold `word` (as analyzed) in a title or text field of `langs`?
@@ -246,6 +256,9 @@ class SearchEngine:
         if not _WORD.search(text):
             return SearchResult(query, (), ("empty query: type a rule number, a keyword or a question",))
         flt = self._scope(version, all_versions, lang)
+        if flt is not None and not flt:  # whoosh reads an empty filter as "no filter"
+            scope = f"version {version} in " if version else ""
+            return SearchResult(query, (), (f"no ingested document of {scope}language {lang!r}",))
         try:
             number = str(RuleNumber.from_query(text))
         except InputError:

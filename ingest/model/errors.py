@@ -41,6 +41,10 @@ class UnknownRule(InputError):
     """A well-formed rule number that no ingested document contains."""
 
 
+class UnknownVersion(InputError):
+    """A --version that no ingested document has (rule lookup and search both refuse it)."""
+
+
 class UnknownKeyword(InputError):
     """A term that matches no keyword record."""
 
