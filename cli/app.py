@@ -124,10 +124,12 @@ def docs(json_mode: JsonOption = False) -> None:
 
 def _mount() -> None:
     """Each feature module adds its own command; they import only typer at module level."""
-    from regelwerk.cli import card, example, rule, search, serve, term
+    from regelwerk.cli import archive, card, example, history, rule, search, serve, term
 
     rule.register(app)
     card.register(app)
+    history.register(app)
+    archive.register(app)
     search.register(app)
     term.register(app)
     serve.register(app)

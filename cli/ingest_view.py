@@ -15,6 +15,13 @@ from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
 SHOWN_ISSUES = 3
 
 
+def _label(text: str) -> str:
+    """Text for the progress column, which reads markup and bypasses the console's own filter."""
+    from rich.markup import escape
+
+    return escape(safe_text(text))
+
+
 def run_ingest(
     paths: list[Path],
     fmt: str | None,
@@ -39,15 +46,19 @@ def run_ingest(
             task = bar.add_task("ingesting", total=len(files))
 
             def step(path: Path) -> None:
-                from rich.markup import escape
+                bar.update(task, description=f"ingesting {_label(path.name)}", advance=1)
 
-                # the progress column reads markup and bypasses the console's own filter
-                name = escape(safe_text(path.name))
-                bar.update(task, description=f"ingesting {name}", advance=1)
+            def stage(text: str) -> None:
+                bar.update(task, description=f"building: {_label(text)}")
 
-            data = library.ingest(paths, fmt, strict, step, follow_symlinks, replace)
+            data = library.ingest(
+                paths, fmt, strict=strict, progress=step, stage=stage, follow_symlinks=follow_symlinks,
+                replace=replace,
+            )
     else:
-        data = library.ingest(paths, fmt, strict, None, follow_symlinks, replace)
+        data = library.ingest(
+            paths, fmt, strict=strict, follow_symlinks=follow_symlinks, replace=replace
+        )
 
     def render(con: Any) -> None:
         render_report(con, data)

@@ -290,6 +290,20 @@ class Library:
             raise UnknownCard(f"no card matches {text!r}{hint}")
         return {"query": text, "cards": [card_payload(conn, m) for m in found]}
 
+    def history(self, query: str, full: bool = False) -> dict[str, Any]:
+        """``{"query", "lineage", "runs"}``: one rule (number, or keyword in English or German)
+        through every ingested CR release, with a word diff at each change."""
+        from regelwerk.index.rules.changes import history
+
+        return history(self.corpus, query, full=full)
+
+    def diff(self, old: str, new: str, section: str | None = None) -> dict[str, Any]:
+        """``{"from", "to", "counts", "changes"}``: added, removed, renumbered and changed rules
+        and glossary entries between two releases (dates, ``latest`` or document ids)."""
+        from regelwerk.index.rules.changes import diff
+
+        return diff(self.corpus, old, new, section=section)
+
     @_names_damage
     def docs(self) -> dict[str, Any]:
         """``{"documents", "home"}``: every stored document, newest CR releases first, then the
@@ -326,12 +340,14 @@ class Library:
         progress: Callable[[Path], None] | None = None,
         follow_symlinks: bool = False,
         replace: bool = False,
+        stage: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """``{"documents", "unchanged", "errors", "skipped", "replaced", "repaired"}``: parse and
         store each file; a bad file is listed under ``errors`` and the rest go on. Raises when
         no file could be ingested. Symbolic links inside a directory are skipped (and listed
         under ``skipped``) unless `follow_symlinks`. A different document under a stored
-        one's id is refused unless `replace`. MTGJSON card files go to the card database."""
+        one's id is refused unless `replace`. MTGJSON card files go to the card database. Then
+        every derived structure of the rules is brought up to date (`stage` hears each step)."""
         from regelwerk.index.store.corpus import IngestReport
         from regelwerk.ingest import expand_paths, is_card_file
 
@@ -352,6 +368,8 @@ class Library:
         report = IngestReport()
         if rule_files:
             report = self.corpus.ingest(rule_files, fmt, progress=progress, strict=strict, replace=replace)
+            if len(report.unchanged) < len(report.documents):
+                self.build(stage)  # the first read after an ingest finds every index ready
         report.skipped[:0] = skipped
         data = report.to_dict()
         if card_files:
@@ -374,6 +392,75 @@ class Library:
         from regelwerk.index.store.home import home_dir
 
         return doctor(self._home or home_dir(), repair=repair)
+
+    def build(self, stage: Callable[[str], None] | None = None) -> None:
+        """Bring every derived structure up to date (lineage, keyword links, rules table,
+        search index); the one builder, see ``regelwerk.index.store.build``."""
+        from regelwerk.index.store.build import build
+
+        build(self.corpus, stage)
+
+    def forget(self, document: str, stage: Callable[[str], None] | None = None) -> dict[str, Any]:
+        """``{"forgotten": summary, "documents": n}``: remove one document (its id, or a CR
+        release's date) from the store and bring the derived structures up to date."""
+        corpus = self.corpus
+        summaries = {d["id"]: d for d in corpus.store.summaries()}
+        wanted = document.strip()
+        doc_id = wanted if wanted in summaries else None
+        if doc_id is None:
+            dated = [d for d in summaries.values() if d["version"] == wanted]
+            dated.sort(key=lambda d: (d["kind"] != "cr-text", d["language"] != "en"))
+            doc_id = dated[0]["id"] if dated else None
+        if doc_id is None:
+            known = ", ".join(sorted(summaries)[:8])
+            hint = f"give an id from 'regelwerk docs' (e.g. {known})"
+            raise InputError(f"no stored document is {document!r}; {hint}")
+        with corpus.store.writing():
+            corpus.store.remove(doc_id)
+        self.build(stage)
+        return {"forgotten": summaries[doc_id], "documents": len(summaries) - 1}
+
+    def update(
+        self,
+        url: str | None = None,
+        progress: Callable[[int, int | None], None] | None = None,
+        stage: Callable[[str], None] | None = None,
+    ) -> dict[str, Any]:
+        """``{"updated", "url", "version", "previous", "counts", ...}``: fetch the current CR .txt
+        (from Wizards' rules page, or `url`: a page linking it or the file itself), check that
+        it parses as a release newer than the newest stored, ingest it and summarise the diff.
+        Nothing is stored unless all of that succeeds."""
+        from urllib.parse import urlparse
+
+        from regelwerk.index.linking.lineage_table import chain_of
+        from regelwerk.ingest import parse_bytes
+        from regelwerk.ingest.fetch import RULES_PAGE, FetchError, fetch_release
+
+        source, data = fetch_release(url or RULES_PAGE, progress)
+        parsed = parse_bytes(data, source)
+        doc = parsed.document
+        unread = [i for i in parsed.issues if "lacks" in i.message or "not valid" in i.message]
+        if doc.kind != "cr-text" or not doc.version or unread:
+            why = str(unread[0]) if unread else "not a Comprehensive Rules .txt with an effective date"
+            raise FetchError(f"{source}: {why}; the store is unchanged")
+        chain = chain_of(self.corpus.store.summaries())
+        previous = chain[-1] if chain else None
+        if previous is not None and doc.version <= previous.version:
+            return {"updated": False, "url": source, "version": doc.version, "previous": previous.version,
+                    "document": previous.id, "counts": {}, "glossary_counts": {}}
+        folder = self.home / "downloads"
+        folder.mkdir(parents=True, exist_ok=True)
+        name = Path(urlparse(source).path).name or f"MagicCompRules-{doc.version}.txt"
+        target = folder / (name if name.endswith(".txt") else f"{name}.txt")
+        target.write_bytes(data)
+        report = self.ingest([target], fmt="cr-text", stage=stage)
+        new_id = report["documents"][0]["id"]
+        summary: dict[str, Any] = {"counts": {}, "glossary_counts": {}}
+        if previous is not None:
+            changes = self.diff(previous.id, new_id)
+            summary = {"counts": changes["counts"], "glossary_counts": changes["glossary_counts"]}
+        return {"updated": True, "url": source, "version": doc.version, "document": new_id,
+                "previous": previous.version if previous else None, **summary}
 
     def files(self, paths: Iterable[str | Path], follow_symlinks: bool = False) -> list[Path]:
         """The document files an ingest of `paths` would read (directories expanded)."""

@@ -1,9 +1,14 @@
-"""Assertions several ingestor test modules share."""
+"""Assertions several test modules share (ingestors, and what a command imports)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from regelwerk.ingest.decode import decode, looks_binary
 from regelwerk.ingest.model.records import ParsedDocument
@@ -56,3 +61,18 @@ def parse_random_lines(
     parsed = parse(text.encode(), "random.txt")
     assert_lines_covered(parsed, decode(text.encode(), "random.txt").text)
     return parsed
+
+
+def cli_imports(home: Path, args: list[str], prefixes: tuple[str, ...]) -> tuple[str, list[str]]:
+    """(stdout, loaded modules starting with one of `prefixes`) of ``regelwerk ARGS`` run in a
+    fresh process on `home`: the only honest way to see what a command imports."""
+    code = (
+        "import json, sys\nfrom regelwerk.cli.app import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({prefixes!r}))), file=sys.stderr)"
+    )
+    env = {**os.environ, "REGELWERK_HOME": str(home)}
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=True
+    )
+    return out.stdout, json.loads(out.stderr.strip().splitlines()[-1])

@@ -68,6 +68,10 @@ def test_bad_input_raises_the_model_errors() -> None:
         library.ingest([ROOT / "no-such-file.txt"])
 
 
+#: Commands that change the store (or serve it); they show nothing language-dependent.
+WRITE_COMMANDS = frozenset({"ingest", "forget", "update", "serve", "doctor"})
+
+
 def _read_commands() -> list[tuple[str, Any]]:
     root = typer.main.get_command(app)
     out = []
@@ -75,7 +79,7 @@ def _read_commands() -> list[tuple[str, Any]]:
         subs = getattr(cmd, "commands", None)
         if subs:
             out.extend((f"{name} {sub}", c) for sub, c in subs.items())
-        elif name not in ("ingest", "serve", "doctor"):  # they write, serve or repair; no reading out
+        elif name not in WRITE_COMMANDS:  # they write or serve; they read nothing out
             out.append((name, cmd))
     return out
 

@@ -11,11 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
-from regelwerk.index.rules.lookup import UnknownVersion, lookup
+from regelwerk.index.rules.lookup import UnknownVersion, lookup, rules_table
 from regelwerk.index.store.corpus import Corpus
 from regelwerk.ingest.model.errors import InvalidRuleNumber, UnknownRule
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS
 from tests.conftest import NEEDS_SHARED
+from tests.helpers import cli_imports
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
 runner = CliRunner()
@@ -151,7 +152,12 @@ def test_current_number_finds_the_old_one(seeds_only: Corpus) -> None:
 
 
 def test_lookup_does_not_import_whoosh_or_bs4(seeds_only: Corpus) -> None:
-    """The fast path: a fresh process looking up a rule loads neither whoosh nor bs4."""
+    """The fast path: a fresh process looking up a rule loads neither whoosh nor bs4.
+
+    The rules table is derived once per store (its keyword linking stems, which loads whoosh's
+    Snowball stemmers); every later process only reads it.
+    """
+    rules_table(seeds_only).close()
     code = (
         "import sys; from regelwerk.index.store.corpus import Corpus; "
         "from regelwerk.index.rules.lookup import lookup; lookup(Corpus(), '702.19'); "
@@ -160,6 +166,24 @@ def test_lookup_does_not_import_whoosh_or_bs4(seeds_only: Corpus) -> None:
     env = {**os.environ, "REGELWERK_HOME": str(seeds_only.home)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+#: What ``regelwerk rule`` must not load: search (whoosh, its query code, typo correction),
+#: the ingest parsers (bs4), the engine and its scenario model (msgspec), the card store and
+#: the web server's stack. A fresh process is the only honest way to see it.
+NOT_ON_RULE = (
+    *("whoosh", "bs4", "rapidfuzz", "msgspec", "ijson", "simplemma", "babel", "jinja2", "fastapi"),
+    *("regelwerk.engine", "regelwerk.index.search", "regelwerk.index.cards", "regelwerk.cli.web"),
+    *("regelwerk.ingest.cr_", "regelwerk.ingest.glossary_de", "regelwerk.ingest.mtgjson"),
+)
+
+
+def test_rule_command_imports_nothing_heavy(seeds_only: Corpus) -> None:
+    """The whole ``regelwerk rule`` command, rendered with rich, in a fresh process."""
+    rules_table(seeds_only).close()  # derived once per store, see above
+    stdout, loaded = cli_imports(seeds_only.home, ["rule", "702.19"], NOT_ON_RULE)
+    assert "702.19" in stdout
+    assert loaded == []
 
 
 def test_cli_json_contract(seeds_only: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,7 @@ from regelwerk.index.store.corpus import Corpus
 from regelwerk.index.terms.words import translate_word
 from regelwerk.ingest.model.errors import UnknownVersion
 from tests.conftest import NEEDS_SHARED
+from tests.helpers import cli_imports
 from tests.search_home import NEWEST, OLDEST, library_with, use_home
 
 pytestmark = NEEDS_SHARED
@@ -229,3 +230,13 @@ def test_cli_unknown_version_is_an_error_envelope(library: Corpus, monkeypatch: 
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["ok"] is False and "1999-01-01" in data["error"]
+
+
+def test_plain_search_imports_no_query_parser_or_fuzzy_matcher(library: Corpus) -> None:
+    """A plain-word ``regelwerk search`` in a fresh process loads neither whoosh's query parser
+    (only queries with syntax need it) nor rapidfuzz (only misspelt words do)."""
+    SearchEngine(library).close()  # the index exists, as after any first search
+    heavy = ("whoosh.qparser", "rapidfuzz", "msgspec", "regelwerk.engine", "bs4")
+    stdout, loaded = cli_imports(library.home, ["search", "banding"], heavy)
+    assert "702.22" in stdout
+    assert loaded == []

@@ -42,6 +42,8 @@ from regelwerk.ingest.model.stemming import mentions
 R = TypeVar("R")
 
 _KEYWORD_SECTIONS = {701: "keyword_action", 702: "keyword_ability"}
+#: Keyword sections by title: 701/702 today, 501/502 before July 2009.
+_KEYWORD_SECTION_TITLES = {"keyword actions": "keyword_action", "keyword abilities": "keyword_ability"}
 #: "rule 702.22, “Banding.”": a number followed by the quoted title of what it numbers.
 _TITLED_REF = re.compile(r"\b([1-9]\d{2}\.\d+)[a-z]?\s*,\s*[“\"„]([^”\"“]{2,60}?)[.,]?[”\"“]")
 #: A headingless keyword paragraph of an excerpt: "Morph is a static ability ...".
@@ -150,6 +152,7 @@ class _Release:
     glossary: dict[str, tuple[str, str, tuple[str, ...]]]  # fold(term) -> (head, text, refs)
     ability_words: Section | None
     by_number: dict[str, Section]
+    keyword_kinds: dict[str, str]  # fold(keyword title) -> "keyword_action" / "keyword_ability"
 
     @property
     def id(self) -> str:
@@ -165,6 +168,12 @@ class _Release:
         titles: dict[str, Section] = {}
         by_number: dict[str, Section] = {}
         ability_words = None
+        keyword_sections = {
+            s.number: kind
+            for s in parsed.sections
+            if s.kind == "section" and s.number and (kind := _KEYWORD_SECTION_TITLES.get(s.title.lower()))
+        }
+        keyword_kinds: dict[str, str] = {}
         for s in parsed.sections:
             if s.number is None:
                 continue
@@ -172,15 +181,17 @@ class _Release:
             title = s.title or _bare_heading(s)
             if title and s.kind in ("chapter", "section", "rule"):
                 titles.setdefault(fold(title), s)
-                if s.kind == "rule" and _section_of(s.number) in _KEYWORD_SECTIONS:
+                section = keyword_sections.get(s.parent or "") or _KEYWORD_SECTIONS.get(_section_of(s.number))
+                if s.kind == "rule" and section is not None and (s.keyword or _bare_heading(s)):
                     headings.setdefault(fold(title), s)
+                    keyword_kinds.setdefault(fold(title), section)
             if ability_words is None and s.kind == "subrule" and _ABILITY_WORD_LIST in s.text:
                 ability_words = s
         glossary: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         for g in parsed.glossary:
             for term in g.terms:
                 glossary.setdefault(fold(term), (g.term, g.text, g.references))
-        return cls(parsed, headings, titles, glossary, ability_words, by_number)
+        return cls(parsed, headings, titles, glossary, ability_words, by_number, keyword_kinds)
 
     def number_of(self, draft: _Draft) -> str | None:
         name = fold(_OBSOLETE.sub("", draft.en))
@@ -254,7 +265,7 @@ class _Linker:
                 title = s.title or _bare_heading(s)
                 kid = slug(title)
                 if kid not in self.drafts and s.number is not None:
-                    kind = _KEYWORD_SECTIONS[_section_of(s.number)]
+                    kind = release.keyword_kinds[fold(title)]
                     self.drafts[kid] = _Draft(kid, title, kind)
         self.eras: list[Era] = []
         self.assigned: list[AssignedNumber] = []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,14 +28,15 @@ from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.numbers import RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument
-from regelwerk.ingest.model.releases import CR_KINDS, newest_release
+from regelwerk.ingest.model.releases import CR_KINDS
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.linking.lineage_table import Chain
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
-RULES_SALT = "rules3"
+RULES_SALT = "rules4"
 
 
 # -- current numbers ----------------------------------------------------------------------
@@ -47,20 +49,49 @@ def keyword_links(library: Corpus) -> KeywordIndex:
     return keyword_index(library)
 
 
-def current_numbers(library: Corpus, docs: list[ParsedDocument]) -> dict[tuple[str, str], str | None]:
+def lineage_chain(library: Corpus, progress: Callable[[str], None] | None = None) -> Chain:
+    """The lineage of the stored English CR releases, computing pairs the table lacks first."""
+    from regelwerk.index.linking import lineage_table
+
+    path = lineage_path(library)
+    chain = lineage_table.chain_of(library.store.summaries())
+    lineage_table.update(path, chain, library.store.get, progress)
+    return lineage_table.Chain.load(path, chain)
+
+
+def lineage_path(library: Corpus) -> Path:
+    """Where the lineage table lives: beside the per-fingerprint artefacts, not under them,
+    because its pairs are keyed by content and outlive any one set of documents."""
+    from regelwerk.index.linking.lineage_table import FILE
+
+    return library.home / "lineage" / FILE
+
+
+def current_numbers(
+    library: Corpus, docs: list[ParsedDocument], removed: dict[tuple[str, str], str] | None = None
+) -> dict[tuple[str, str], str | None]:
     """``(document id, number) -> number in the newest English CR`` for every numbered section.
 
-    The newest English CR maps to itself; every other document asks linking.
+    English CR releases follow their rule lineage (every rule, 722 of 2026-01-16 -> 723);
+    `removed`, if given, receives the release that removed each rule lineage ends. Other
+    documents (the German seeds, excerpts) ask keyword linking.
     """
-    links = keyword_links(library)
-    newest = newest_release(docs)
-    newest_id = newest.document.id if newest is not None else None
+    chain = lineage_chain(library)
+    links: KeywordIndex | None = None
     out: dict[tuple[str, str], str | None] = {}
     for parsed in docs:
         doc = parsed.document
         for s in parsed.sections:
-            if s.number:
-                out[(doc.id, s.number)] = s.number if doc.id == newest_id else links.current(doc.id, s.number)
+            if not s.number or (doc.id, s.number) in out:
+                continue
+            fate = chain.fate(doc.id, s.position, s.number)
+            if fate is None:
+                links = links or keyword_links(library)
+                out[(doc.id, s.number)] = links.current(doc.id, s.number)
+                continue
+            out[(doc.id, s.number)] = fate.today
+            if fate.removed_in and removed is not None:
+                removed[(doc.id, s.number)] = fate.removed_in
     return out
 
 
@@ -71,7 +102,7 @@ CREATE TABLE docs (id TEXT PRIMARY KEY, title TEXT, language TEXT, kind TEXT, ve
                    rank INTEGER);
 CREATE TABLE sections (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT,
                        title TEXT, text TEXT, language TEXT, examples TEXT, refs TEXT,
-                       current TEXT);
+                       current TEXT, removed_in TEXT);
 CREATE INDEX sections_number ON sections(number);
 CREATE INDEX sections_parent ON sections(doc, parent);
 CREATE INDEX sections_current ON sections(current);
@@ -86,7 +117,8 @@ def _doc_ranks(docs: list[ParsedDocument]) -> dict[str, int]:
 
 def build_rules_table(library: Corpus, folder: Path) -> None:
     docs = library.store.all()
-    currents = current_numbers(library, docs)
+    removed: dict[tuple[str, str], str] = {}
+    currents = current_numbers(library, docs, removed)
     ranks = _doc_ranks(docs)
     con = sqlite3.connect(folder / "rules.sqlite")
     try:
@@ -98,7 +130,7 @@ def build_rules_table(library: Corpus, folder: Path) -> None:
                 (d.id, d.title, d.language, d.kind, d.version, ranks.get(d.id, 0)),
             )
             con.executemany(
-                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         d.id,
@@ -112,6 +144,7 @@ def build_rules_table(library: Corpus, folder: Path) -> None:
                         json.dumps(list(s.examples), ensure_ascii=False),
                         json.dumps(list(s.references)),
                         currents.get((d.id, s.number)),
+                        removed.get((d.id, s.number)),
                     )
                     for s in parsed.sections
                     if s.number and _parses(s.number)
@@ -157,6 +190,8 @@ class RuleView:
     document: str
     current: str | None
     subrules: tuple[dict[str, Any], ...] = ()
+    #: The release whose rules no longer have this one (its lineage ends there), if any.
+    removed_in: str | None = None
     examples: tuple[str, ...] = ()
     references: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = ()
@@ -179,6 +214,8 @@ class RuleView:
             "version": self.version,
             "document": self.document,
             "current": self.current,
+            "today": self.current,
+            "removed_in": self.removed_in,
             "references": list(self.references),
             "notes": list(self.notes),
             "messages": [m.to_dict() for m in self.messages],
@@ -436,8 +473,10 @@ def _view(
             notes.append(msg(N_("Today {number} is {today}; {named} is {current}."),
                              number=number, today=today, named=named, current=current))
     elif current is None:
-        notes.append(msg(N_("{number} in {where}: its number in the newest English rules is not known."),
-                         number=number, where=_where_msg(doc)))
+        removed = N_("{number} in {where} was removed in the {release} rules.")
+        unknown = N_("{number} in {where}: its number in the newest English rules is not known.")
+        notes.append(msg(removed if row["removed_in"] else unknown, number=number, where=_where_msg(doc),
+                         release=row["removed_in"] or ""))
     elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
     references = _references(con, row, children)
     return RuleView(
@@ -448,6 +487,7 @@ def _view(
         version=doc["version"],
         document=row["doc"],
         current=current,
+        removed_in=row["removed_in"],
         subrules=tuple(
             {
                 "number": c["number"],

@@ -25,8 +25,6 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from whoosh import query as wq
-from whoosh.qparser import MultifieldParser, OrGroup
-from whoosh.qparser.plugins import FieldsPlugin
 from whoosh.query.qcore import QueryError
 
 from regelwerk.index.rules.lookup import keyword_links
@@ -558,6 +556,9 @@ class SearchEngine:
     def _parsed(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
         fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
         boosts = {f"{f}_{lang}": b for f, b in BOOSTS.items() for lang in ("en", "de")}
+        from whoosh.qparser import MultifieldParser, OrGroup  # only queries with syntax need it
+        from whoosh.qparser.plugins import FieldsPlugin
+
         parser = MultifieldParser(fields, self.schema, fieldboosts=boosts, group=OrGroup)
         parser.remove_plugin_class(FieldsPlugin)
         try:

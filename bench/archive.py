@@ -1,0 +1,146 @@
+"""Benchmark of the whole CR archive (not a test): ``python bench/archive.py`` from the repository
+root, needs ../shared. Everything happens in a temporary REGELWERK_HOME. Printed, with the
+targets of issue 10:
+
+- ``regelwerk ingest ../shared/corpus/archive/ ../shared/corpus/en/`` into an empty store with
+  every derived structure built, the newest release (en/2026-04-17) held back (<= 90 s);
+- adding that one release (<= 5 s);
+- the first cold ``search banding`` after it, beside a minimal typer app's start (<= 2x);
+- warm search p50/p95 with every release stored, default scope and --all-versions
+  (p95 <= 20 ms);
+- cold ``history banding`` (<= 1.5x the typer floor);
+- store size on disk against the raw text (aim <= 3x);
+- per-era parse figures and the lineage counts of every adjacent pair.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[0] = str(ROOT)
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+NEWEST = CORPUS / "en" / "MagicCompRules-20260417.txt"
+QUERIES = (
+    "banding",
+    "trample",
+    "Bündnisfähigkeit",
+    "702.22",
+    "first strike damage",
+    "mulligan",
+    "wer verteilt den Kampfschaden",
+    "flanking",
+    "phasing",
+    "commander tax",
+    "702.19",
+    "Trampelschaden",
+    "deathtouch lifelink",
+    "split second",
+    "Weltenwanderer",
+)
+
+
+def _run(args: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return time.perf_counter() - start
+
+
+def _size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    if not NEWEST.exists():
+        print("skipped: ../shared/corpus is needed")
+        return 0
+    home = Path(tempfile.mkdtemp(prefix="regelwerk-archive-bench-"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["REGELWERK_HOME"] = str(home)
+    os.environ["REGELWERK_HOME"] = str(home)
+    cli = [sys.executable, "-c", "from regelwerk.cli.app import main; main()"]
+    files = sorted((CORPUS / "archive").glob("*.txt")) + [
+        p for p in sorted((CORPUS / "en").glob("*.txt")) if p != NEWEST
+    ]
+    raw = sum(p.stat().st_size for p in files) + NEWEST.stat().st_size
+
+    print(f"== ingest {len(files)} files (archive + en without 2026-04-17) into an empty store")
+    took = _run([*cli, "ingest", *map(str, files)], env)
+    print(f"{took:.1f} s (target <= 90 s)")
+    print("== one more release (en/2026-04-17)")
+    took = _run([*cli, "ingest", str(NEWEST)], env)
+    print(f"{took:.1f} s (target <= 5 s)")
+
+    floor_file = home / "floor.py"
+    floor_file.write_text(
+        "import typer\napp = typer.Typer(add_completion=False)\n"
+        "@app.command()\ndef hello(name: str) -> None:\n    typer.echo(name)\napp()\n"
+    )
+    first = _run([*cli, "search", "banding"], env)
+    floors = [_run([sys.executable, str(floor_file), "x"], env) for _ in range(5)]
+    floor = statistics.median(floors)
+    print(
+        f"== first cold search after the ingest: {first:.2f} s = {first / floor:.1f}x the typer floor "
+        f"{floor:.2f} s (target <= 2x)"
+    )
+    history = statistics.median([_run([*cli, "history", "banding"], env) for _ in range(5)])
+    print(f"== cold history banding: {history:.2f} s = {history / floor:.1f}x (target <= 1.5x)")
+
+    from regelwerk.index.facade import Library
+
+    library = Library()
+    for q in QUERIES:  # warm up: open the index, load the tables
+        library.search(q)
+        library.search(q, all_versions=True)
+    for label, all_versions in (("default scope (newest release)", False), ("--all-versions", True)):
+        times = []
+        for _ in range(10):
+            for q in QUERIES:
+                start = time.perf_counter()
+                library.search(q, all_versions=all_versions)
+                times.append((time.perf_counter() - start) * 1000)
+        print(
+            f"== warm search, {label}: p50 {statistics.median(times):.1f} ms, "
+            f"p95 {_pct(times, 95):.1f} ms over {len(times)} (target p95 <= 20 ms)"
+        )
+
+    store = _size(home)
+    print(
+        f"== store {store / 1e6:.0f} MB for {raw / 1e6:.0f} MB of raw text = {store / raw:.1f}x (aim <= 3x)"
+    )
+    for part in sorted(p for p in home.iterdir() if p.is_dir()):
+        print(f"   {part.name}: {_size(part) / 1e6:.0f} MB")
+
+    from regelwerk.index.linking.lineage import summarize
+    from regelwerk.index.rules.lookup import lineage_chain
+
+    chain = lineage_chain(library.corpus)
+    totals: dict[str, int] = {}
+    for older, newer in zip(chain.releases, chain.releases[1:], strict=False):
+        for k, n in summarize(chain.pair(older, newer)).items():
+            totals[k] = totals.get(k, 0) + n
+    print(f"== lineage over {len(chain.releases)} releases ({len(chain.releases) - 1} pairs): {totals}")
+    eras: dict[str, list[int]] = {}
+    for d in library.docs()["documents"]:
+        if d["kind"] == "cr-text" and d["version"]:
+            era = "before 2009-07" if d["version"] < "2009-07" else "2009-07 and later"
+            eras.setdefault(era, []).append(d["rules"])
+    for era, counts in sorted(eras.items()):
+        print(f"   {era}: {len(counts)} releases, {min(counts)}-{max(counts)} rules each")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,153 @@
+"""``regelwerk history RULE|KEYWORD`` and ``regelwerk diff OLD NEW``: rules across releases.
+
+Thin: parse the options, ask the facade (``Library.history``, ``Library.diff``), render. Runs of
+releases where a rule stayed the same collapse to one line (``502.10  2003-03-15 .. 2009-05-01``);
+each change shows a word diff: removed words red and struck through, added words green.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from regelwerk.cli.options import JsonOption, LangOption
+from regelwerk.cli.output import emit
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+#: Unchanged words shown around a change in a word diff; the rest is elided.
+CONTEXT_WORDS = 8
+
+
+def history(
+    rule: list[str] = typer.Argument(
+        ...,
+        help="A rule number (702.22, 502.10) or a keyword in English or German (banding, Bündnisfähigkeit).",
+    ),
+    full: bool = typer.Option(
+        False, "--full", help="One line per release instead of runs of unchanged ones."
+    ),
+    lang: LangOption = None,
+    json_mode: JsonOption = False,
+) -> None:
+    """Follow one rule through every ingested CR release, with what changed at each step."""
+    from regelwerk.index.facade import Library
+
+    data = Library().history(" ".join(rule), full=full)
+
+    def render(con: Console) -> None:
+        render_history(con, data, full=full, lang=lang)
+
+    emit(data, json_mode, render)
+
+
+def diff(
+    old: str = typer.Argument(..., help="The older release: a date (2026-01-16), 'latest' or a document id."),
+    new: str = typer.Argument("latest", help="The newer release (default: latest)."),
+    section: str | None = typer.Option(None, "--section", help="Only this chapter (7) or section (702)."),
+    lang: LangOption = None,
+    json_mode: JsonOption = False,
+) -> None:
+    """What changed between two CR releases: added, removed, renumbered and changed rules."""
+    from regelwerk.index.facade import Library
+
+    data = Library().diff(old, new, section=section)
+
+    def render(con: Console) -> None:
+        render_diff(con, data, lang=lang)
+
+    emit(data, json_mode, render)
+
+
+def words(diff: list[list[str]], context: int = CONTEXT_WORDS) -> str:
+    """Rich markup for a word diff, long unchanged stretches elided."""
+    from rich.markup import escape
+
+    out = []
+    for i, (op, text) in enumerate(diff):
+        if op == "=":
+            ws = text.split()
+            if len(diff) > 1 and len(ws) > 2 * context:
+                head = ws[:context] if i > 0 else []
+                tail = ws[-context:] if i < len(diff) - 1 else []
+                text = " ".join([*head, "…", *tail]).strip()
+            out.append(escape(text))
+        elif op == "-":
+            out.append(f"[red strike]{escape(text)}[/red strike]")
+        else:
+            out.append(f"[green]{escape(text)}[/green]")
+    return " ".join(p for p in out if p)
+
+
+def named(title: str | None, names: dict[str, str | None] | None, lang: str | None) -> str:
+    """A title for a reader of `lang`: German readers get the German name beside the English
+    title the rules print ("Banding (Bündnisfähigkeit)")."""
+    german = (names or {}).get("de")
+    if lang == "de" and title and german and german != title:
+        return f"{title} ({german})"
+    return title or ""
+
+
+def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str | None = None) -> None:
+    from rich.markup import escape
+
+    lineage = data["lineage"]
+    last = next((e for e in reversed(lineage) if e["title"]), None)
+    title = named(last["title"], last.get("names"), lang) if last else ""
+    con.print(f"[bold]{escape(title or data['query'])}[/bold]  [dim]({len(lineage)} releases)[/dim]")
+    rows = (
+        [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in lineage]
+        if full
+        else data["runs"]
+    )
+    for run in rows:
+        span = run["from"] if run["from"] == run["to"] else f"{run['from']} .. {run['to']}"
+        number = run["number"] or "—"
+        change = "" if run["change"] == "same" else f"  [yellow]{escape(run['change'])}[/yellow]"
+        con.print(f"[bold]{escape(number):<10}[/bold] {escape(span)}{change}")
+        if run.get("diff") and any(op != "=" for op, _ in run["diff"]):
+            con.print(f"    {words(run['diff'])}")
+
+
+_MARKS = {
+    "added": "[green]+[/green]",
+    "removed": "[red]-[/red]",
+    "renumbered": "[cyan]→[/cyan]",
+    "changed": "[yellow]~[/yellow]",
+    "split": "[magenta]⑂[/magenta]",
+    "merged": "[magenta]⋈[/magenta]",
+}
+
+
+def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> None:
+    from rich.markup import escape
+
+    counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items() if n)
+    gloss = ", ".join(f"{n} {k}" for k, n in data["glossary_counts"].items() if n)
+    con.print(
+        f"[bold]{data['from']} → {data['to']}[/bold]: {counts or 'no rule changes'}"
+        + (f"; glossary: {gloss}" if gloss else "")
+    )
+    group = None
+    for c in data["changes"]:
+        if c["section"] != group:
+            group = c["section"]
+            heading = group if group == "Glossary" else f"Section {group}"
+            con.print(f"[bold underline]{escape(heading)}[/bold underline]")
+        if c["change"] in ("renumbered", "split", "merged"):
+            label = f"{c['old']} → {c['new']}"
+        else:
+            label = c["new"] or c["old"] or ""
+        title = named(c["title"], c.get("names"), lang)
+        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(title)}")
+        if c["change"] in ("changed", "renumbered", "merged", "split") and any(
+            op != "=" for op, _ in c["diff"]
+        ):
+            con.print(f"     {words(c['diff'])}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="history")(history)
+    app.command(name="diff")(diff)

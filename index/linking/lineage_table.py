@@ -1,0 +1,228 @@
+"""The lineage table: `lineage.link_pair` for every adjacent pair of English CR releases, kept
+in one small SQLite file and computed incrementally.
+
+A pair is keyed by the two documents' sha256, so its steps never go stale: adding a release
+computes only the pair(s) it creates (one, or two when it lands between two releases), removing
+one computes the pair that bridges the gap, and nothing else is redone. Pairs no longer adjacent
+stay (they are small) until `prune`. Readers open the file read-only and see the last committed
+state (SQLite transactions); the builder (``regelwerk.index.store.build``) is the only writer.
+
+`Chain` walks the steps: where a rule of any release lives in the newest one ("today"), which
+release removed it, and its whole history release by release.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from regelwerk.index.linking.lineage import VERSION, Step, link_pair
+from regelwerk.ingest.model.records import ParsedDocument
+from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
+
+FILE = "lineage2.sqlite"
+#: Pairs are named by their two documents' sha256 once, in `pairs`; each step row refers to its
+#: pair by number (the sha256 strings on 300,000 rows were four fifths of the file). The view
+#: ``steps`` gives readers the old shape.
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pairs (id INTEGER PRIMARY KEY, old_sha TEXT, new_sha TEXT, version INTEGER,
+                                  UNIQUE (old_sha, new_sha));
+CREATE TABLE IF NOT EXISTS links (pair INTEGER, change TEXT, old_pos INTEGER, old_number TEXT,
+                                  new_pos INTEGER, new_number TEXT, similarity REAL);
+CREATE INDEX IF NOT EXISTS links_old ON links (pair, old_pos);
+CREATE INDEX IF NOT EXISTS links_new ON links (pair, new_pos);
+CREATE VIEW IF NOT EXISTS steps AS
+    SELECT p.old_sha AS old_sha, p.new_sha AS new_sha, l.change AS change, l.old_pos AS old_pos,
+           l.old_number AS old_number, l.new_pos AS new_pos, l.new_number AS new_number,
+           l.similarity AS similarity
+    FROM links l JOIN pairs p ON p.id = l.pair;
+"""
+
+
+def _drop_pair(con: sqlite3.Connection, old_sha: str, new_sha: str) -> None:
+    row = con.execute("SELECT id FROM pairs WHERE old_sha = ? AND new_sha = ?", (old_sha, new_sha)).fetchone()
+    if row is not None:
+        con.execute("DELETE FROM links WHERE pair = ?", (row[0],))
+        con.execute("DELETE FROM pairs WHERE id = ?", (row[0],))
+
+
+@dataclass(frozen=True)
+class Release:
+    """One link of the chain: a dated English CR release."""
+
+    id: str
+    sha256: str
+    version: str
+
+
+def chain_of(summaries: Iterable[dict[str, object]]) -> list[Release]:
+    """The English CR releases in release order, one per date (the .txt when a .htm has the same)."""
+    best: dict[str, tuple[ReleaseKey, Release]] = {}
+    for d in summaries:
+        kind, version = str(d.get("kind")), d.get("version")
+        if d.get("language") != "en" or not isinstance(version, str) or not is_release(kind, version):
+            continue
+        key = release_key(kind, version)
+        if version not in best or key > best[version][0]:
+            best[version] = (key, Release(str(d["id"]), str(d["sha256"]), version))
+    return [r for _, r in sorted(best.values(), key=lambda kr: kr[0])]
+
+
+def pairs_of(chain: Sequence[Release]) -> list[tuple[Release, Release]]:
+    return list(itertools.pairwise(chain))
+
+
+def missing_pairs(path: Path, chain: Sequence[Release]) -> list[tuple[Release, Release]]:
+    """Adjacent pairs of `chain` that the table at `path` lacks."""
+    if not path.exists():
+        return pairs_of(chain)
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        have = {
+            (a, b) for a, b in con.execute("SELECT old_sha, new_sha FROM pairs WHERE version = ?", (VERSION,))
+        }
+    finally:
+        con.close()
+    return [(a, b) for a, b in pairs_of(chain) if (a.sha256, b.sha256) not in have]
+
+
+def update(
+    path: Path,
+    chain: Sequence[Release],
+    load: Callable[[str], ParsedDocument],
+    progress: Callable[[str], None] | None = None,
+) -> int:
+    """Compute and store every missing adjacent pair of `chain`; returns how many were computed.
+
+    Each pair is committed on its own, so an interrupted build keeps what it finished.
+    """
+    todo = missing_pairs(path, chain)
+    if not todo:
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(path)
+    try:
+        con.executescript(_SCHEMA)
+        for older, newer in todo:
+            if progress is not None:
+                progress(f"lineage {older.version} -> {newer.version}")
+            steps = link_pair(load(older.id), load(newer.id))
+            with con:
+                _drop_pair(con, older.sha256, newer.sha256)
+                cur = con.execute(
+                    "INSERT INTO pairs (old_sha, new_sha, version) VALUES (?, ?, ?)",
+                    (older.sha256, newer.sha256, VERSION),
+                )
+                pair = cur.lastrowid
+                con.executemany(
+                    "INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            pair,
+                            s.change,
+                            s.old_position,
+                            s.old_number,
+                            s.new_position,
+                            s.new_number,
+                            s.similarity,
+                        )
+                        for s in steps
+                    ],
+                )
+    finally:
+        con.close()
+    return len(todo)
+
+
+def prune(path: Path, chain: Sequence[Release]) -> None:
+    """Drop pairs that are no longer adjacent (after a release was forgotten)."""
+    if not path.exists():
+        return
+    keep = {(a.sha256, b.sha256) for a, b in pairs_of(chain)}
+    con = sqlite3.connect(path)
+    try:
+        stale = [p for p in con.execute("SELECT old_sha, new_sha FROM pairs").fetchall() if p not in keep]
+        if not stale:
+            return
+        with con:
+            for old_sha, new_sha in stale:
+                _drop_pair(con, old_sha, new_sha)
+        con.execute("VACUUM")
+    finally:
+        con.close()
+
+
+@dataclass(frozen=True)
+class Fate:
+    """Where a rule of one release ends up in the newest: its number, or the release that
+    removed it (the first release without a successor)."""
+
+    today: str | None
+    removed_in: str | None = None
+
+
+class Chain:
+    """The steps of one chain of releases, loaded for lookups."""
+
+    def __init__(self, chain: Sequence[Release], steps: dict[tuple[str, str], list[Step]]) -> None:
+        self.releases = list(chain)
+        self.steps = steps  # (old id, new id) -> steps
+        self._fates: dict[str, dict[int, Fate]] | None = None
+
+    @classmethod
+    def load(cls, path: Path, chain: Sequence[Release]) -> Chain:
+        steps: dict[tuple[str, str], list[Step]] = {}
+        if path.exists() and len(chain) > 1:
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                for older, newer in pairs_of(chain):
+                    rows = con.execute(
+                        "SELECT change, old_pos, old_number, new_pos, new_number, similarity FROM steps "
+                        "WHERE old_sha = ? AND new_sha = ?",
+                        (older.sha256, newer.sha256),
+                    )
+                    steps[(older.id, newer.id)] = [Step(*row) for row in rows]
+            finally:
+                con.close()
+        return cls(chain, steps)
+
+    def pair(self, older: Release, newer: Release) -> list[Step]:
+        return self.steps.get((older.id, newer.id), [])
+
+    def fates(self) -> dict[str, dict[int, Fate]]:
+        """``{document id: {position: Fate}}`` for every numbered rule of every release."""
+        if self._fates is None:
+            out: dict[str, dict[int, Fate]] = {}
+            if self.releases:
+                out[self.releases[-1].id] = {}  # the newest: filled lazily by `fate`
+            for older, newer in reversed(pairs_of(self.releases)):
+                ahead = out.get(newer.id, {})
+                here: dict[int, Fate] = {}
+                for s in self.pair(older, newer):
+                    if s.old_position is None or s.change == "split":
+                        continue
+                    if s.change == "removed" or s.new_position is None:
+                        here[s.old_position] = Fate(None, newer.version)
+                    elif newer is self.releases[-1]:
+                        here[s.old_position] = Fate(s.new_number)
+                    else:
+                        here[s.old_position] = ahead.get(s.new_position, Fate(None, None))
+                out[older.id] = here
+            self._fates = out
+        return self._fates
+
+    def fate(self, doc_id: str, position: int, number: str) -> Fate | None:
+        """Where rule `number` at `position` of `doc_id` lives today; None if `doc_id` is not in
+        the chain (or no lineage is known for it)."""
+        if self.releases and doc_id == self.releases[-1].id:
+            return Fate(number)
+        known = self.fates().get(doc_id)
+        if known is None:
+            return None
+        return known.get(position)
+
+
+__all__ = ["FILE", "Chain", "Fate", "Release", "chain_of", "missing_pairs", "prune", "update"]

@@ -1,0 +1,180 @@
+"""Rule lineage, ``history`` and ``diff``: small inline releases for each kind of change, and
+the real archive for the cases the issue names (banding 502.10 -> 702.22, 722 -> 723, 702.22
+as Flanking in 2011)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regelwerk.index.facade import Library
+from regelwerk.index.linking.lineage import link_pair, summarize
+from regelwerk.index.rules.changes import word_diff
+from regelwerk.ingest import cr_text
+from regelwerk.ingest.model.records import ParsedDocument
+from tests.conftest import CORPUS, NEEDS_SHARED
+
+HEAD = """Magic: The Gathering Comprehensive Rules
+
+These rules are effective as of {date}.
+
+Contents
+
+7. Additional Rules
+Glossary
+Credits
+
+7. Additional Rules
+
+702. Keyword Abilities
+
+{rules}
+
+Glossary
+
+Banding
+A keyword ability. See rule 702.10.
+
+Credits
+
+Somebody
+"""
+
+OLD = """702.9. Flying
+
+702.9a Flying is an evasion ability.
+
+702.9b A creature with flying can't be blocked except by creatures with flying and/or reach.
+
+702.10. Banding
+
+702.10a Banding is a static ability that modifies the rules for combat damage and declaring attackers.
+
+702.11. Flanking
+
+702.11a Flanking is a triggered ability that triggers during the declare blockers step. See rule 702.9a.
+
+702.12. Horsemanship
+
+702.12a Horsemanship is an evasion ability that nobody uses any more, so it was removed."""
+
+NEW = """702.9. Flying
+
+702.9a Flying is an evasion ability.
+
+702.9b A creature with flying can't be blocked except by creatures with flying or reach.
+
+702.10. Shroud
+
+702.10a Shroud is a static ability. "Shroud" means "This permanent can't be the target of spells."
+
+702.11. Banding
+
+702.11a Banding is a static ability that modifies the rules for combat damage and declaring attackers.
+
+702.12. Flanking
+
+702.12a Flanking is a triggered ability that triggers during the declare blockers step. See rule 702.9a."""
+
+
+def release(date: str, rules: str) -> ParsedDocument:
+    text = HEAD.format(date=date, rules=rules)
+    return cr_text.parse(text.encode(), f"cr-{date}.txt")
+
+
+def test_pair_links_every_kind_of_change() -> None:
+    steps = link_pair(release("June 1, 2020", OLD), release("July 1, 2020", NEW))
+    by_old = {s.old_number: s for s in steps if s.old_number}
+    assert by_old["702.9a"].change == "same"
+    assert by_old["702.9b"].change == "text"
+    assert (by_old["702.10"].change, by_old["702.10"].new_number) == ("renumbered", "702.11")
+    assert (by_old["702.10a"].change, by_old["702.10a"].new_number) == ("renumbered", "702.11a")
+    # the number 702.11 now means Banding; Flanking moved on, its cross-reference unchanged
+    assert (by_old["702.11a"].change, by_old["702.11a"].new_number) == ("renumbered", "702.12a")
+    assert by_old["702.12a"].change == "removed"
+    new = {s.new_number for s in steps if s.change == "new"}
+    assert new == {"702.10", "702.10a"}
+    counts = summarize(steps)
+    assert sum(counts.values()) == len(steps)
+
+
+def test_split_and_merge() -> None:
+    whole = (
+        "702.9a Flying is an evasion ability. "
+        "A creature with flying can't be blocked except by creatures with flying and/or reach."
+    )
+    parts = (
+        "702.9a Flying is an evasion ability.\n\n"
+        "702.9b A creature with flying can't be blocked except by creatures with flying and/or reach."
+    )
+    older = release("June 1, 2020", f"702.9. Flying\n\n{whole}")
+    newer = release("July 1, 2020", f"702.9. Flying\n\n{parts}")
+    steps = link_pair(older, newer)
+    assert any(s.change == "split" and s.old_number == "702.9a" and s.new_number == "702.9b" for s in steps)
+    back = link_pair(newer, older)
+    assert any(s.change == "merged" and s.old_number == "702.9b" and s.new_number == "702.9a" for s in back)
+
+
+def test_word_diff() -> None:
+    assert word_diff("a b c d", "a x c d e") == [["=", "a"], ["-", "b"], ["+", "x"], ["=", "c d"], ["+", "e"]]
+    assert word_diff("same", "same") == [["=", "same"]]
+
+
+# -- the real archive ---------------------------------------------------------------------------
+
+RELEASES = (
+    CORPUS / "archive" / "MagicCompRules-20030315.txt",
+    CORPUS / "archive" / "MagicCompRules-20090711.txt",
+    CORPUS / "en" / "MagicCompRules-20110204.txt",
+    CORPUS / "en" / "MagicCompRules-20260116.txt",
+    CORPUS / "en" / "MagicCompRules-20260417.txt",
+)
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    lib = Library(Path(tmp_path_factory.mktemp("lineage-home")))
+    lib.ingest(RELEASES)
+    return lib
+
+
+@NEEDS_SHARED
+def test_history_of_banding_across_the_2003_numbering(library: Library) -> None:
+    for query in ("banding", "Bündnisfähigkeit", "702.22"):
+        data = library.history(query)
+        steps = [(e["version"], e["number"], e["change"]) for e in data["lineage"]]
+        assert steps == [
+            ("2003-03-15", "502.10", "new"),
+            ("2009-07-11", "702.19", "renumbered"),
+            ("2011-02-04", "702.19", steps[2][2]),
+            ("2026-01-16", "702.22", "renumbered"),
+            ("2026-04-17", "702.22", "same"),
+        ], query
+        assert {e["title"] for e in data["lineage"]} == {"Banding"}
+    runs = library.history("banding")["runs"]
+    assert (runs[0]["number"], runs[0]["from"], runs[0]["to"]) == ("502.10", "2003-03-15", "2003-03-15")
+
+
+@NEEDS_SHARED
+def test_old_numbers_say_where_they_live_today(library: Library) -> None:
+    r = library.rule("722", version="2026-01-16")["rule"]
+    assert (r["title"], r["today"]) == ("Controlling Another Player", "723")
+    flanking = library.rule("702.22", version="2011-02-04")["rule"]
+    assert flanking["title"] == "Flanking"
+    assert flanking["today"] == library.history("flanking")["lineage"][-1]["number"] != "702.22"
+    assert library.rule("502.10", version="2003-03-15")["rule"]["today"] == "702.22"
+
+
+@NEEDS_SHARED
+def test_diff_of_the_newest_releases(library: Library) -> None:
+    data = library.diff("2026-01-16", "latest")
+    assert (data["from"], data["to"]) == ("2026-01-16", "2026-04-17")
+    moved = {(c["old"], c["new"]) for c in data["changes"] if c["change"] == "renumbered"}
+    assert ("722", "723") in moved
+    assert any(c["change"] == "added" and c["new"] == "722" for c in data["changes"])
+    assert data["counts"]["renumbered"] == len(moved)
+    seven = library.diff("cr-en-2026-01-16", "2026-04-17", section="7")
+    assert seven["changes"] and all((c["old"] or c["new"]).startswith("7") for c in seven["changes"])
+    long_range = library.diff("2003-03-15", "latest", section="702")
+    assert any(c["old"] == "502.10" and c["new"] == "702.22" for c in long_range["changes"])
