@@ -124,10 +124,12 @@ def test_a_busy_builder_gives_a_clear_message(tmp_path: Path) -> None:
 
     home = tmp_path / "home"
     assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
+    # Since ingest builds every derived artefact, a reader never builds; a second ingest must
+    # wait for the builder and, past the timeout, say so.
     with FileLock(str(home / "build.lock")):
         env = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
-        proc = subprocess.run([sys.executable, "-m", "regelwerk", "search", "trample"], env=env, text=True,
-                              capture_output=True, timeout=60)
+        proc = subprocess.run([sys.executable, "-m", "regelwerk", "ingest", str(_cr(tmp_path, 2))], env=env,
+                              text=True, capture_output=True, timeout=60)
     assert proc.returncode == 1
     assert "another regelwerk process is building the indexes (waited 1 s)" in proc.stderr
 

@@ -120,3 +120,17 @@ def test_doctor_finds_same_size_damage_and_leftover_temp_dirs(home: Path) -> Non
     assert any(".tmp-search.abandoned: left by a build that did not finish" in p for p in found)
     assert _run(home, "doctor", "--repair").returncode == 0
     assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
+
+
+def test_a_deleted_manifest_is_found_and_its_documents_restored(home: Path) -> None:
+    """The fuzz campaign's find: with manifest.json deleted, the next command starts a new one
+    listing only the seeds; the CR's record is still on disk and doctor must bring it back."""
+    (home / "store" / "manifest.json").unlink()
+    assert _run(home, "docs").returncode == 0  # a fresh manifest: the seeds only
+    proc = _run(home, "doctor", "--json")
+    assert proc.returncode == 1
+    assert any("the manifest does not list" in p for p in json.loads(proc.stdout)["problems"])
+    assert _run(home, "doctor", "--repair").returncode == 0
+    proc = _run(home, "rule", "100.1a")
+    assert proc.returncode == 0, proc.stderr
+    _clean(proc)

@@ -83,6 +83,15 @@ def _rebuild_manifest(store: Store) -> str:
     return f"manifest.json rebuilt from {len(docs)} readable records"
 
 
+def _orphans(store: Store, entries: dict[str, Any]) -> list[str]:
+    """Ids of record files the manifest does not list: what a deleted manifest leaves behind
+    once the next command has started a new one (the seeds only)."""
+    folder = store.root / "store" / "docs"
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.json") if p.stem not in entries)
+
+
 def _artefacts(store: Store) -> tuple[list[Path], list[Path]]:
     base = store.root / "derived"
     if not base.is_dir():
@@ -106,6 +115,13 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
                 return _result(home, 0, 0, problems, repaired)
             repaired.append(_rebuild_manifest(store))
             entries = dict(store.manifest()["documents"])
+        orphans = _orphans(store, entries)
+        if orphans:
+            problems.append(f"{len(orphans)} stored record(s) the manifest does not list "
+                            f"({', '.join(orphans[:3])}); a lost manifest was replaced")
+            if repair:
+                repaired.append(_rebuild_manifest(store))
+                entries = dict(store.manifest()["documents"])
         good = 0
         for doc_id, entry in entries.items():
             why = _record_problem(store, doc_id, entry)
