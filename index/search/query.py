@@ -29,7 +29,7 @@ from whoosh.query.qcore import QueryError
 
 from regelwerk.index.rules.lookup import keyword_links
 from regelwerk.index.search import rerank
-from regelwerk.index.search.analysis import DE_STOP, EN_STOP, split_compound, terms
+from regelwerk.index.search.analysis import DE_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
 from regelwerk.index.search.lexicon import lexicon
@@ -652,15 +652,6 @@ def _union(clauses: list[Any]) -> Any:
     q = wq.Or(clauses)
     q.matcher_type = wq.Or.DEFAULT_MATCHER if len(clauses) <= TREE_UNION_MAX else wq.Or.ARRAY_MATCHER
     return q
-
-
-def _reads_german(words: list[str]) -> bool:
-    """A query with more German than English function words ("wann", "ein", "durch") is a
-    German sentence, whatever its nouns also mean in English."""
-    folded = [fold(w.lower()) for w in words]
-    german = sum(1 for w in folded if w in DE_STOP and w not in EN_STOP)
-    english = sum(1 for w in folded if w in EN_STOP and w not in DE_STOP)
-    return german > english
 
 
 def search(
