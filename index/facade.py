@@ -367,9 +367,11 @@ class Library:
         rule_files = [f for f in files if f not in card_files]
         report = IngestReport()
         if rule_files:
-            report = self.corpus.ingest(rule_files, fmt, progress=progress, strict=strict, replace=replace)
-            if len(report.unchanged) < len(report.documents):
-                self.build(stage)  # the first read after an ingest finds every index ready
+            corpus = self.corpus
+            with corpus.store.publishing():  # the documents become visible with their build
+                report = corpus.ingest(rule_files, fmt, progress=progress, strict=strict, replace=replace)
+                if len(report.unchanged) < len(report.documents):
+                    self.build(stage)  # the first read after an ingest finds every index ready
         report.skipped[:0] = skipped
         data = report.to_dict()
         if card_files:
@@ -415,9 +417,9 @@ class Library:
             known = ", ".join(sorted(summaries)[:8])
             hint = f"give an id from 'regelwerk docs' (e.g. {known})"
             raise InputError(f"no stored document is {document!r}; {hint}")
-        with corpus.store.writing():
+        with corpus.store.publishing():  # gone for readers together with the new build
             corpus.store.remove(doc_id)
-        self.build(stage)
+            self.build(stage)
         return {"forgotten": summaries[doc_id], "documents": len(summaries) - 1}
 
     def update(

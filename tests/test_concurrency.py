@@ -119,19 +119,72 @@ def test_two_ingests_at_once_both_land(tmp_path: Path) -> None:
     assert {"2026-02-13", "2026-03-13"} <= versions
 
 
-def test_a_busy_builder_gives_a_clear_message(tmp_path: Path) -> None:
+def test_an_ingest_timed_out_on_the_builder_stores_nothing_and_readers_never_wait(tmp_path: Path) -> None:
+    """The documents of an ingest become visible only with their build: one that cannot get
+    the builder lock leaves the store as it was, so readers serve the last complete build at
+    once instead of building (and waiting on the lock) themselves."""
     from filelock import FileLock
 
     home = tmp_path / "home"
     assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
-    # Since ingest builds every derived artefact, a reader never builds; a second ingest must
-    # wait for the builder and, past the timeout, say so.
+    built = sorted(p.parent.name for p in (home / "derived").glob("*/search"))
+    quick = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
     with FileLock(str(home / "build.lock")):
-        env = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
-        proc = subprocess.run([sys.executable, "-m", "regelwerk", "ingest", str(_cr(tmp_path, 2))], env=env,
+        proc = subprocess.run([sys.executable, "-m", "regelwerk", "ingest", str(_cr(tmp_path, 2))], env=quick,
                               text=True, capture_output=True, timeout=60)
-    assert proc.returncode == 1
-    assert "another regelwerk process is building the indexes (waited 1 s)" in proc.stderr
+        assert proc.returncode == 1
+        assert "another regelwerk process is building the indexes (waited 1 s)" in proc.stderr
+        assert "nothing was stored" in proc.stderr
+        for args in (("docs",), ("search", "trample"), ("rule", "100.2"), ("term", "banding")):
+            read = subprocess.run([sys.executable, "-m", "regelwerk", *args, "--json"], env=quick, text=True,
+                                  capture_output=True, timeout=60)
+            assert read.returncode == 0, (args, read.stderr)  # a reader that needed the lock would time out
+            if args == ("docs",):
+                versions = {d["version"] for d in json.loads(read.stdout)["documents"]}
+                assert "2026-03-13" not in versions and "2026-02-13" in versions
+    assert sorted(p.parent.name for p in (home / "derived").glob("*/search")) == built
+    assert not list((home / "store" / "docs").glob("*2026-03-13*"))
+    assert _run(home, "ingest", str(_cr(tmp_path, 2))).returncode == 0  # once the builder is free, it lands
+    versions = {d["version"] for d in json.loads(_run(home, "docs", "--json").stdout)["documents"]}
+    assert {"2026-02-13", "2026-03-13"} <= versions
+
+
+READER = """
+import json, sys
+from regelwerk.index.facade import Library
+from regelwerk.index.search.whoosh_index import index_dir
+lib = Library()
+lib.rule("100.2")
+print(json.dumps([len(lib.search("trample")["hits"]), str(index_dir(lib.corpus))]), flush=True)
+sys.stdin.readline()
+again = lib.search("banding damage")["hits"]
+print(json.dumps([len(again), lib.rule("100.3")["rule"]["version"]]), flush=True)
+"""
+
+
+def test_a_slow_reader_keeps_its_version_while_a_new_build_lands(tmp_path: Path) -> None:
+    """Old index versions are pruned only when no reader holds them (no grace period)."""
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
+    reader = subprocess.Popen([sys.executable, "-c", READER], env=_env(home), text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert reader.stdout is not None and reader.stdin is not None
+        hits, folder = json.loads(reader.stdout.readline())
+        assert hits and Path(folder).is_dir()
+        assert _run(home, "ingest", str(_cr(tmp_path, 2))).returncode == 0  # a new build lands
+        assert Path(folder).is_dir(), "the builder removed a version a live reader holds"
+        assert len(list((home / "derived").glob("*/search"))) == 2
+        reader.stdin.write("go\n")
+        reader.stdin.flush()
+        hits, version = json.loads(reader.stdout.readline())
+        assert hits and version == "2026-02-13"  # the reader's consistent, older state
+    finally:
+        _, err = reader.communicate(timeout=60)
+    assert reader.returncode == 0, err
+    assert _run(home, "ingest", str(_cr(tmp_path, 3))).returncode == 0
+    assert not Path(folder).exists(), "a version no reader holds outlived the next build"
+    assert len(list((home / "derived").glob("*/search"))) == 1
 
 
 @pytest.mark.parametrize("command", ["search", "ingest"])
@@ -152,8 +205,11 @@ def test_kill_9_at_random_points_loses_nothing_and_leaves_nothing(tmp_path: Path
         time.sleep(0.5)
         alive = {p for p in descendants if Path(f"/proc/{p}").exists()}
         assert not alive, f"trial {trial}: worker processes outlived their parent: {alive}"
+        built = sorted(p.parent.name for p in (home / "derived").glob("*/search"))
         check = _run(home, "search", "trample", "--json")
         assert check.returncode == 0, check.stderr
+        if command == "ingest":  # whatever the killed ingest did, the reader found a whole build
+            assert sorted(p.parent.name for p in (home / "derived").glob("*/search")) == built
         assert not _leftovers(home), f"trial {trial}: temp dirs left: {_leftovers(home)}"
         docs = json.loads(_run(home, "docs", "--json").stdout)["documents"]
         assert "2026-01-16" in {d["version"] for d in docs}  # nothing stored before is lost

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -36,8 +37,7 @@ def test_fingerprint_changes_only_with_documents(tmp_path: Path) -> None:
     assert store.fingerprint() != f1
 
 
-def test_derived_builds_once_and_swaps_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(disk, "PRUNE_GRACE", -1.0)  # no reader to wait for
+def test_derived_builds_once_and_swaps_atomically(tmp_path: Path) -> None:
     store = Store(tmp_path)
     store.put(_doc("a", "1"))
     calls: list[Path] = []
@@ -74,11 +74,39 @@ def test_remove(tmp_path: Path) -> None:
     assert Store(tmp_path).ids() == []
 
 
-def test_the_previous_generation_stays_for_readers_within_the_grace(tmp_path: Path) -> None:
-    """A reader that chose the old fingerprint a moment ago may not have opened its files yet."""
+def test_a_version_a_reader_holds_survives_a_new_build_and_goes_once_released(tmp_path: Path) -> None:
+    """Pruning removes only what no reader holds: a lease, not a grace period."""
     store = Store(tmp_path)
     store.put(_doc("a", "1"))
-    first = store.derived("thing", lambda tmp: (tmp / "data").write_text("v1"))
+    reader = Store(tmp_path)
+    first = reader.derived("thing", lambda tmp: (tmp / "data").write_text("v1"))
     store.put(_doc("b", "9"))
-    store.derived("thing", lambda tmp: (tmp / "data").write_text("v2"))
-    assert (first / "data").read_text() == "v1"
+    second = store.derived("thing", lambda tmp: (tmp / "data").write_text("v2"))
+    assert first != second
+    assert (first / "data").read_text() == "v1"  # the reader still holds it
+    del reader  # its leases end with it (a CLI command: when it exits)
+    gc.collect()
+    store.put(_doc("c", "3"))
+    third = store.derived("thing", lambda tmp: (tmp / "data").write_text("v3"))
+    assert not first.exists() and not second.exists() and third.exists()
+    assert not disk.leases.lease_path(tmp_path / "derived", first.parent.name).exists()
+
+
+def test_publishing_shows_nothing_until_the_commit_and_nothing_after_a_failure(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    with store.publishing():
+        store.put(_doc("b", "2"))
+        store.derived("thing", lambda tmp: (tmp / "data").write_text("ab"))
+        assert Store(tmp_path).ids() == ["a"]  # another process sees the committed state only
+        assert not store.record_path("b").exists()
+    assert Store(tmp_path).ids() == ["a", "b"]
+    with pytest.raises(RuntimeError), store.publishing():
+        store.put(_doc("c", "3"))
+        store.remove("a")
+        raise RuntimeError("build failed")
+    assert Store(tmp_path).ids() == ["a", "b"] and store.ids() == ["a", "b"]
+    assert not store.record_path("c").exists() and store.record_path("a").exists()
+    with store.publishing():
+        store.remove("a")
+    assert Store(tmp_path).ids() == ["b"] and not store.record_path("a").exists()

@@ -70,7 +70,7 @@ class Corpus:
             return
         from regelwerk.ingest import parse_bytes
 
-        with self.store.writing():
+        with self.store.publishing():
             if self.store.meta("seeds") == stamp:
                 return
             for name, data in seeds:
@@ -97,12 +97,14 @@ class Corpus:
         failure of that file instead. Directories are walked without following symbolic links
         unless `follow_symlinks`; what was skipped is listed in the report. A different
         document arriving under a stored one's id is refused unless `replace` (see `identity`).
+        Called inside the caller's `Store.publishing`, the documents become visible only with
+        the caller's build; called alone, they are committed when it returns.
         """
         from regelwerk.ingest import display_path, expand_paths
 
         report = IngestReport()
         files = expand_paths(paths, follow_symlinks=follow_symlinks, skipped=report.skipped)
-        with self.store.writing():
+        with self.store.publishing():
             for path in files:
                 if progress is not None:
                     progress(path)

@@ -5,12 +5,18 @@ Layout under the home directory::
     store/manifest.json        one entry per document (summary + sha256), replaced atomically
     store/docs/<id>.json       the ParsedDocument of each document
     derived/<fingerprint>/     artefacts built from the whole store (keyword links, whoosh index)
-    lock                       writers hold an exclusive lock here
+    derived/.leases/<key>      readers' shared locks on the versions they use (``leases``)
+    lock, build.lock           writers, and builders, hold an exclusive lock here
 
 A derived artefact is keyed by the store's *fingerprint* (a hash over every document's id and
 sha256), so it is rebuilt exactly when the documents change. It is built in a temporary
 directory and renamed into place, so a reader never sees half an index and a crash mid-build
 loses nothing: the previous fingerprint's artefacts stay until a new build succeeds.
+
+Writers publish: inside `Store.publishing` a document change lives in memory only, the
+builder builds the derived data of the new state from there, and only then are the records
+and the manifest written. A reader reads the committed manifest, so it only ever meets a state
+whose build is complete; a writer that fails or times out on the build lock leaves no trace.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ import json
 import os
 import shutil
 import tempfile
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from regelwerk.index.store import leases
 from regelwerk.ingest.model.errors import StoreBusy, StoreError
 from regelwerk.ingest.model.records import ParsedDocument
 
@@ -35,8 +43,6 @@ TEMP_PREFIX = ".tmp-"
 BUILD_TIMEOUT = 300.0
 #: Seconds an ingest waits for another ingest (``REGELWERK_LOCK_TIMEOUT`` overrides).
 WRITE_TIMEOUT = 900.0
-#: Artefacts of an outdated fingerprint are kept this many seconds for readers that chose them.
-PRUNE_GRACE = 600.0
 
 
 #: Each artefact's files with their sizes and sha256, written into it before it is renamed
@@ -153,6 +159,11 @@ class Store:
         self.root = root
         self._manifest: dict[str, Any] | None = None
         self._cache: dict[str, ParsedDocument] = {}
+        #: Inside `publishing`: the changed documents (None: removed), not yet on disk.
+        self._staged: dict[str, ParsedDocument | None] | None = None
+        #: Derived versions this store reads: key -> descriptor of its lease (see `leases`).
+        self._leases: dict[str, int] = {}
+        weakref.finalize(self, _release_all, self._leases)
 
     def ensure_root(self) -> None:
         """Create the home directory private (0700): derived/ holds whoosh indexes, whose
@@ -190,7 +201,14 @@ class Store:
         self._save_manifest()
 
     def _save_manifest(self) -> None:
-        _write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
+        if self._staged is None:  # while publishing, the manifest is written at the commit
+            _write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
+
+    def reload(self) -> None:
+        """Forget what was read, so the next look sees what other processes committed."""
+        if self._staged is None:
+            self._manifest = None
+            self._cache.clear()
 
     def meta(self, key: str) -> Any:
         return self.manifest().setdefault("meta", {}).get(key)
@@ -226,7 +244,8 @@ class Store:
         return self.root / "store" / "docs" / f"{doc_id}.json"
 
     def get(self, doc_id: str) -> ParsedDocument:
-        cached = self._cache.get(doc_id)
+        staged = self._staged.get(doc_id) if self._staged is not None else None
+        cached = staged or self._cache.get(doc_id)
         if cached is None:
             path = self.record_path(doc_id)
             try:
@@ -243,10 +262,13 @@ class Store:
         return [self.get(doc_id) for doc_id in self.ids()]
 
     def put(self, parsed: ParsedDocument, *, origin: str = "user") -> None:
-        """Write one document and then the manifest; a crash in between leaves the old manifest."""
+        """Write one document and then the manifest; a crash in between leaves the old manifest.
+        While publishing, both wait for the commit."""
         doc = parsed.document
-        path = self.root / "store" / "docs" / f"{doc.id}.json"
-        _write_atomic(path, _dumps(parsed.to_dict()))
+        if self._staged is not None:
+            self._staged[doc.id] = parsed
+        else:
+            _write_atomic(self.record_path(doc.id), _dumps(parsed.to_dict()))
         self.manifest()["documents"][doc.id] = {
             "sha256": doc.sha256,
             "origin": origin,
@@ -259,8 +281,52 @@ class Store:
         if self.manifest()["documents"].pop(doc_id, None) is not None:
             self._save_manifest()
         self._cache.pop(doc_id, None)
+        if self._staged is not None:
+            self._staged[doc_id] = None
+            return
         with contextlib.suppress(FileNotFoundError):
-            (self.root / "store" / "docs" / f"{doc_id}.json").unlink()
+            self.record_path(doc_id).unlink()
+
+    # -- publishing -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def publishing(self) -> Iterator[None]:
+        """Change documents and build their derived data as one step other processes see whole.
+
+        Holds the writer lock. Inside, `put`, `remove` and `set_meta` change this store object
+        only; the builder builds from it (the fingerprint and every record come from memory).
+        On a normal exit the records and then the manifest are written (the commit) and old
+        derived versions no reader holds are pruned. On any error, or a kill, nothing was
+        written: the store and its indexes stay as they were, and no reader ever needs to build.
+        """
+        if self._staged is not None:  # nested: the outer publish commits
+            yield
+            return
+        with self.writing():
+            self._staged = {}
+            try:
+                yield
+                staged, self._staged = self._staged, None
+            except BaseException as exc:
+                self._staged = None
+                self.reload()
+                if isinstance(exc, StoreBusy):
+                    raise StoreBusy(f"{exc} (nothing was stored)") from None
+                raise
+            self._commit(staged)
+        with contextlib.suppress(StoreBusy), self.building(timeout=0):
+            self._prune_derived()
+
+    def _commit(self, staged: dict[str, ParsedDocument | None]) -> None:
+        """Records first (new ids are not listed yet, so nobody reads them), the manifest in
+        one atomic rename, then the records of removed documents."""
+        for doc_id, parsed in staged.items():
+            if parsed is not None:
+                _write_atomic(self.record_path(doc_id), _dumps(parsed.to_dict()))
+        self._save_manifest()
+        for doc_id, parsed in staged.items():
+            if parsed is None and doc_id not in self.manifest()["documents"]:
+                with contextlib.suppress(FileNotFoundError):
+                    self.record_path(doc_id).unlink()
 
     # -- derived artefacts ------------------------------------------------------------------
     def fingerprint(self) -> str:
@@ -274,33 +340,67 @@ class Store:
 
         `build` receives an empty temporary directory and fills it; the directory is renamed
         into place only if `build` returns normally. `salt` lets a format change of an artefact
-        (a new schema) force a rebuild. One process builds at a time (`building`): a second
-        one waits, then finds the artefact built and uses it instead of building it again.
+        (a new schema) force a rebuild. The caller holds a lease on the version it gets (see
+        `leases`), so no builder removes it while this store lives.
+
+        Writers build every artefact inside `publishing` before their change becomes visible,
+        so a reader finds it built. A reader builds only what no writer has built: the first
+        use of a new home (the seeds), a package whose artefact format changed, or an artefact
+        found damaged (a missing or resized file), which is removed and built again.
         """
-        key = self.fingerprint() + (f"-{salt}" if salt else "")
-        final = self.root / "derived" / key / name
-        if final.exists() and artefact_problem(final) is None:
-            self._sweep_if_idle()
-            return final
+        base = self.root / "derived"
+        for _ in range(3):
+            key = self.fingerprint() + (f"-{salt}" if salt else "")
+            final = base / key / name
+            self._lease(key)
+            if final.exists() and artefact_problem(final) is None:
+                self._sweep_if_idle()
+                return final
+            if self._staged is not None or not self._manifest_changed():
+                break
+            leases.release(self._leases.pop(key, -1))
+            self.reload()  # a writer committed a newer state (and pruned ours): follow it
         with self.building():
             if final.exists() and artefact_problem(final) is None:  # built while we waited
                 return final
-            if final.exists():  # damaged (truncated, missing files): rebuild it
-                shutil.rmtree(final, ignore_errors=True)
-            final.parent.mkdir(parents=True, exist_ok=True)
-            tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f"{TEMP_PREFIX}{name}."))
-            _ACTIVE.add(tmp)
-            try:
-                build(tmp)
-                write_checksums(tmp)
-                os.rename(tmp, final)
-            except BaseException:
-                shutil.rmtree(tmp, ignore_errors=True)
-                raise
-            finally:
-                _ACTIVE.discard(tmp)
-            self._prune_derived(keep=final.parent.name)
+            self._build_into(final, build)
+            if self._staged is None:
+                self._prune_derived()
         return final
+
+    def _build_into(self, final: Path, build: Callable[[Path], None]) -> None:
+        """Build into a temp dir beside `final` and rename it into place (lock held)."""
+        if final.exists():  # damaged (truncated, missing files): rebuild it
+            shutil.rmtree(final, ignore_errors=True)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f"{TEMP_PREFIX}{final.name}."))
+        _ACTIVE.add(tmp)
+        try:
+            build(tmp)
+            write_checksums(tmp)
+            os.rename(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        finally:
+            _ACTIVE.discard(tmp)
+
+    def _lease(self, key: str) -> None:
+        """Hold version `key` for as long as this store lives. Where no lease can be written
+        (a read-only home) nobody can prune either, so reading goes on without one."""
+        if key not in self._leases:
+            with contextlib.suppress(OSError):
+                self._leases[key] = leases.take(self.root / "derived", key)
+
+    def _manifest_changed(self) -> bool:
+        """Has another process committed since this store read its manifest?"""
+        if self._manifest is None:
+            return False
+        try:
+            on_disk = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return not isinstance(on_disk, dict) or on_disk.get("documents") != self._manifest.get("documents")
 
     def _temp_dirs(self) -> list[Path]:
         """Temp build dirs no build of this process is filling (the lock is re-entrant, so a
@@ -318,27 +418,30 @@ class Store:
         except StoreBusy:
             pass  # a builder is at work: its temp dir is not abandoned
 
-    def _prune_derived(self, keep: str) -> None:
-        """Drop what is provably unused; call with the build lock held.
+    def _prune_derived(self) -> None:
+        """Drop what is provably abandoned; call with the build lock held.
 
-        Temp dirs are abandoned (only a lock holder builds, and that is us). Artefacts of
-        other fingerprints go once they are PRUNE_GRACE old: a reader that chose one a moment
-        ago may not have opened its files yet (once open, a removed file stays readable). The
-        newest fingerprint on disk is never removed.
+        Temp dirs are abandoned (only a lock holder builds, and that is us). A derived version
+        goes when it is not of the committed fingerprint and no reader holds a lease on it
+        (`leases.remove_if_unleased`); this store first lets go of its own leases on versions
+        it no longer uses. Versions of the committed fingerprint with another salt belong to
+        another regelwerk version sharing this home and stay.
         """
-        import time
-
         base = self.root / "derived"
+        if not base.is_dir():
+            return
         for tmp in self._temp_dirs():
             shutil.rmtree(tmp, ignore_errors=True)
-        current = Store(self.root).fingerprint()
-        now = time.time()
-        for child in base.iterdir():
-            if child.name == keep or child.name.startswith((self.fingerprint(), current)):
-                continue
+        try:
+            current = Store(self.root).fingerprint()
+        except StoreError:
+            return  # a damaged manifest: which version is current is for doctor to say
+        for key in [k for k in self._leases if not k.startswith(current)]:
+            leases.release(self._leases.pop(key))
+        outdated = [c.name for c in base.iterdir() if c.is_dir() and not c.name.startswith((current, "."))]
+        for key in outdated + leases.orphaned(base):
             with contextlib.suppress(OSError):
-                if now - child.stat().st_mtime > PRUNE_GRACE:
-                    shutil.rmtree(child, ignore_errors=True)
+                leases.remove_if_unleased(base, key)
 
     # -- locking ----------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -358,7 +461,7 @@ class Store:
         """Serialise writers across processes (readers never block); wait at most
         WRITE_TIMEOUT seconds for another ingest, then raise StoreBusy."""
         with self._locked("lock", lock_timeout(WRITE_TIMEOUT), "ingest is writing to this store"):
-            self._manifest = None  # another process may have written meanwhile
+            self.reload()  # another process may have written meanwhile (not while publishing)
             yield
 
     @contextlib.contextmanager
@@ -377,3 +480,10 @@ class Store:
             yield
         finally:
             lock.release()
+
+
+def _release_all(held: dict[str, int]) -> None:
+    """End every lease of a store that is gone (its versions may now be pruned)."""
+    for fd in held.values():
+        leases.release(fd)
+    held.clear()
