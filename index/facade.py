@@ -50,10 +50,11 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _names_damage(method: _F) -> _F:
-    """A read that fails on damaged derived data (same-size corruption, which the cheap size
-    check on every use cannot see) reports the damage and its fix, not an internal error.
-    Only damage the full checksum check really finds is reported; any other error is raised
-    as it is, so a bug is never disguised as damage."""
+    """A call that fails on damaged derived data heals it and answers: same-size corruption
+    (which the cheap size check on every use cannot see) is found by the full checksum check,
+    the damaged artefact removed and built again, and the call made once more. Damage only a
+    repair can heal (the card database) is named with its fix. Any other error is raised as
+    it is, so a bug is never disguised as damage."""
 
     @functools.wraps(method)
     def wrapper(self: Library, *args: Any, **kwargs: Any) -> Any:
@@ -62,12 +63,21 @@ def _names_damage(method: _F) -> _F:
         except RegelwerkError:
             raise
         except Exception as exc:
-            from regelwerk.index.store.disk import damaged_artefacts
+            from regelwerk.index.store.doctor import FIX, heal
+            from regelwerk.index.store.home import home_dir
 
-            found = damaged_artefacts(self.home)
-            if not found:
+            healed = heal(self._home or home_dir())
+            if not healed:
                 raise
-            raise StoreError(f"{found[0]}; run `regelwerk doctor --repair`") from exc
+            first = exc
+        self._reopen()
+        try:
+            return method(self, *args, **kwargs)
+        except RegelwerkError:
+            raise
+        except Exception as exc:
+            why = f"{type(exc).__name__} after rebuilding {healed[0].split(':')[0]}"
+            raise StoreError(f"the store is damaged ({why}); {FIX}") from first
 
     return wrapper  # type: ignore[return-value]
 
@@ -81,6 +91,12 @@ class Library:
         self._engines: queue.SimpleQueue[SearchEngine] = queue.SimpleQueue()
         self._searching = threading.BoundedSemaphore(SEARCH_ENGINES)
         self._cards: CardStore | None = None
+
+    def _reopen(self) -> None:
+        """Drop what was opened (engines, corpus, card database), to read healed data afresh."""
+        self._corpus = None
+        self._cards = None
+        self._engines = queue.SimpleQueue()
 
     @property
     def corpus(self) -> Corpus:
@@ -290,6 +306,7 @@ class Library:
             raise UnknownCard(f"no card matches {text!r}{hint}")
         return {"query": text, "cards": [card_payload(conn, m) for m in found]}
 
+    @_names_damage
     def history(self, query: str, full: bool = False) -> dict[str, Any]:
         """``{"query", "lineage", "runs"}``: one rule (number, or keyword in English or German)
         through every ingested CR release, with a word diff at each change."""
@@ -297,6 +314,7 @@ class Library:
 
         return history(self.corpus, query, full=full)
 
+    @_names_damage
     def diff(self, old: str, new: str, section: str | None = None) -> dict[str, Any]:
         """``{"from", "to", "counts", "changes"}``: added, removed, renumbered and changed rules
         and glossary entries between two releases (dates, ``latest`` or document ids)."""
@@ -332,6 +350,7 @@ class Library:
         return LibraryRuleBook(self)
 
     # -- write -----------------------------------------------------------------------------------
+    @_names_damage
     def ingest(
         self,
         paths: Iterable[str | Path],
@@ -402,6 +421,7 @@ class Library:
 
         build(self.corpus, stage)
 
+    @_names_damage
     def forget(self, document: str, stage: Callable[[str], None] | None = None) -> dict[str, Any]:
         """``{"forgotten": summary, "documents": n}``: remove one document (its id, or a CR
         release's date) from the store and bring the derived structures up to date."""

@@ -17,7 +17,18 @@ from regelwerk.index.facade import Library
 from regelwerk.index.store.corpus import Corpus
 from regelwerk.ingest import cr_html, parse_bytes
 from regelwerk.ingest.model.errors import RegelwerkError
-from tests.fuzzing import command_args, damage, html_bytes, ingest_bytes, store_damage
+from tests.fuzzing import (
+    Damage,
+    case_key,
+    command_args,
+    damage,
+    damage_home,
+    html_bytes,
+    ingest_bytes,
+    new_release,
+    store_damage,
+    survive,
+)
 
 CR = (
     "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
@@ -66,19 +77,37 @@ def test_any_html(data: bytes) -> None:
         cr_html.parse(data, "fuzz.htm")
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hit=store_damage())
-def test_any_store_damage(built_home: Path, tmp_path_factory: pytest.TempPathFactory,
-                          hit: tuple[str, int, int]) -> None:
-    kind, which, seed = hit
+@pytest.fixture(scope="module")
+def damage_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with every kind of artefact (see `tests.fuzzing.damage_home`) and a release to add."""
+    base = tmp_path_factory.mktemp("damage")
+    damage_home(base)
+    new_release(base)
+    return base
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(case=store_damage())
+def test_any_store_damage(damage_base: Path, tmp_path_factory: pytest.TempPathFactory,
+                          case: list[Damage]) -> None:
     home = tmp_path_factory.mktemp("damaged") / "home"
-    shutil.copytree(built_home, home)
-    files = sorted(p for p in home.rglob("*") if p.is_file() and not p.name.endswith("lock"))
-    damage(files[which % len(files)], kind, seed)
-    library = Library(home)
-    for call in (library.docs, lambda: library.rule("100.1"), lambda: library.search("trample"),
-                 lambda: library.term("trample"), library.doctor):
-        with contextlib.suppress(RegelwerkError):
-            call()
-    assert Library(home).doctor(repair=True)["healthy"]
-    Library(home).rule("100.1a")
+    shutil.copytree(damage_base / "home", home, symlinks=True)
+    for hit in case:
+        damage(home, hit)
+    survive(home, damage_base / "cr-2026-Mar.txt")
+
+
+def test_the_damage_strategy_is_varied() -> None:
+    """The campaign counts distinct (artefact, kind, offset bucket) cases: the strategy must
+    give many, not a handful (last time: 16)."""
+    seen: set[tuple[tuple[str, str, int], ...]] = set()
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(case=store_damage())
+    def draw(case: list[Damage]) -> None:
+        seen.add(case_key(case))
+
+    draw()
+    assert len(seen) >= 250
+    artefacts = {hit[0] for key in seen for hit in key}
+    assert len(artefacts) >= 25

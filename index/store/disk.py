@@ -22,6 +22,7 @@ whose build is complete; a writer that fails or times out on the build lock leav
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -48,6 +49,9 @@ WRITE_TIMEOUT = 900.0
 #: Each artefact's files with their sizes and sha256, written into it before it is renamed
 #: into place: `derived` checks sizes on every use, ``doctor`` the hashes.
 CHECKSUMS = ".checksums.json"
+#: Files up to this size are hashed on every use, not only by ``doctor``: whoosh's table of
+#: contents (about 10 KB) holds a pickle, and unpickling damaged bytes can take minutes.
+HASHED_ON_USE = 64 * 1024
 DOCTOR_FIX = "run `regelwerk doctor --repair`"
 
 
@@ -74,13 +78,13 @@ def write_checksums(folder: Path) -> None:
 
 
 def artefact_problem(folder: Path, full: bool = False) -> str | None:
-    """What is wrong with a built artefact: a file missing or of the wrong size (cheap, every
-    use), or with `full` of the wrong sha256; None if it is sound. An artefact from before
-    checksums were written counts as sound unless `full`."""
+    """What is wrong with a built artefact: no checksums, a file missing or of the wrong size,
+    a small file of the wrong sha256 (cheap, every use), or with `full` any file of the wrong
+    sha256; None if it is sound."""
     try:
         sums = json.loads((folder / CHECKSUMS).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return f"{folder}: no checksums (built by an older regelwerk)" if full else None
+        return f"{folder}: no checksums (damaged, or built by an older regelwerk)"
     except (OSError, ValueError):
         return f"{folder}: its checksums are damaged"
     well_formed = isinstance(sums, dict) and all(
@@ -94,7 +98,8 @@ def artefact_problem(folder: Path, full: bool = False) -> str | None:
         try:
             if path.stat().st_size != size:
                 return f"{path}: {path.stat().st_size} bytes, expected {size}"
-            if full and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            hashed = full or size <= HASHED_ON_USE
+            if hashed and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
                 return f"{path}: its contents do not match its sha256"
         except OSError:
             return f"{path}: missing"
@@ -108,9 +113,26 @@ def damaged_artefacts(home: Path) -> list[str]:
     for folder in sorted(base.glob("*/*")) if base.is_dir() else ():
         if folder.is_dir() and not folder.name.startswith(TEMP_PREFIX):
             why = artefact_problem(folder, full=True)
-            if why is not None and "no checksums" not in why:
+            if why is not None:
                 found.append(why)
     return found
+
+
+def discard(path: Path) -> None:
+    """Remove whatever is at `path`: a file, a symbolic link (even a loop) or a directory tree.
+    For derived data and lock files, which can always be made again."""
+    with contextlib.suppress(FileNotFoundError):
+        if path.is_symlink() or not path.is_dir():
+            path.unlink()
+        else:
+            shutil.rmtree(path)
+
+
+def real_dir(path: Path) -> None:
+    """Make sure `path` is a directory (derived data only: a file or a link there is removed)."""
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        discard(path)
+    path.mkdir(parents=True, exist_ok=True)
 
 
 #: Temp dirs this process is building into right now.
@@ -181,19 +203,36 @@ class Store:
         """The manifest; a missing one is an empty store, a damaged one a StoreError naming
         the fix (never silently an empty store, which the next ingest would make permanent)."""
         if self._manifest is None:
-            try:
-                data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
-                data = {}
-            except ValueError as exc:  # not JSON, not UTF-8; an unreadable home stays an OSError
-                why = type(exc).__name__
-                raise StoreError(f"{self.manifest_path} is damaged ({why}); {DOCTOR_FIX}") from None
+            data = self._read_manifest()
             if not isinstance(data, dict) or (data and not _manifest_shape_ok(data)):
                 raise StoreError(f"{self.manifest_path} is not a regelwerk manifest; {DOCTOR_FIX}")
             if data.get("version") != MANIFEST_VERSION:
                 data = {"version": MANIFEST_VERSION, "documents": {}, "meta": {}}
             self._manifest = data
         return self._manifest
+
+    def _read_manifest(self) -> Any:
+        where = self.manifest_path
+        try:
+            return json.loads(where.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            if self._records_on_disk():
+                raise StoreError(f"{where} is missing but documents are stored; {DOCTOR_FIX}") from None
+            return {}
+        except (ValueError, IsADirectoryError) as exc:  # an unreadable home stays an OSError
+            raise StoreError(f"{where} is damaged ({type(exc).__name__}); {DOCTOR_FIX}") from None
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+            raise StoreError(f"{where} is damaged (a symbolic link loop); {DOCTOR_FIX}") from None
+
+    def _records_on_disk(self) -> bool:
+        """Are there stored records (whose manifest was lost, not never written)?"""
+        folder = self.root / "store" / "docs"
+        try:
+            return any(p.suffix == ".json" and not p.name.startswith(".") for p in folder.iterdir())
+        except OSError:
+            return False
 
     def reset_manifest(self, documents: dict[str, Any]) -> None:
         """Replace the manifest with one listing `documents` (doctor's repair)."""
@@ -250,6 +289,8 @@ class Store:
             path = self.record_path(doc_id)
             try:
                 cached = ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
+                if (cached.document.id, cached.document.sha256) != (doc_id, self.sha256_of(doc_id)):
+                    raise ValueError("another document's record")
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
                 what = "missing" if isinstance(exc, FileNotFoundError) else f"damaged ({type(exc).__name__})"
                 raise StoreError(
@@ -265,6 +306,7 @@ class Store:
         """Write one document and then the manifest; a crash in between leaves the old manifest.
         While publishing, both wait for the commit."""
         doc = parsed.document
+        self.manifest()  # read before a record is written (a missing manifest means a new store)
         if self._staged is not None:
             self._staged[doc.id] = parsed
         else:
@@ -284,8 +326,7 @@ class Store:
         if self._staged is not None:
             self._staged[doc_id] = None
             return
-        with contextlib.suppress(FileNotFoundError):
-            self.record_path(doc_id).unlink()
+        discard(self.record_path(doc_id))
 
     # -- publishing -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -325,8 +366,7 @@ class Store:
         self._save_manifest()
         for doc_id, parsed in staged.items():
             if parsed is None and doc_id not in self.manifest()["documents"]:
-                with contextlib.suppress(FileNotFoundError):
-                    self.record_path(doc_id).unlink()
+                discard(self.record_path(doc_id))
 
     # -- derived artefacts ------------------------------------------------------------------
     def fingerprint(self) -> str:
@@ -370,9 +410,9 @@ class Store:
 
     def _build_into(self, final: Path, build: Callable[[Path], None]) -> None:
         """Build into a temp dir beside `final` and rename it into place (lock held)."""
-        if final.exists():  # damaged (truncated, missing files): rebuild it
-            shutil.rmtree(final, ignore_errors=True)
-        final.parent.mkdir(parents=True, exist_ok=True)
+        real_dir(self.root / "derived")
+        real_dir(final.parent)
+        discard(final)  # damaged (truncated, missing files, not even a directory): rebuild it
         tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f"{TEMP_PREFIX}{final.name}."))
         _ACTIVE.add(tmp)
         try:
@@ -469,7 +509,10 @@ class Store:
         from filelock import FileLock, Timeout
 
         self.ensure_root()
-        lock = FileLock(str(self.root / name), is_singleton=True)
+        path = self.root / name
+        if path.is_symlink() or path.is_dir():  # no lock file of ours: damage, replace it
+            discard(path)
+        lock = FileLock(str(path), is_singleton=True)
         try:
             lock.acquire(timeout=wait)
         except Timeout:

@@ -12,15 +12,80 @@ drops derived data that fails its checksums or was left by a killed build, and r
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
-from regelwerk.index.store.disk import CHECKSUMS, TEMP_PREFIX, Store, artefact_problem
-from regelwerk.ingest.model.errors import RegelwerkError
+from regelwerk.index.store.disk import CHECKSUMS, TEMP_PREFIX, Store, artefact_problem, discard, real_dir
+from regelwerk.ingest.model.errors import RegelwerkError, StoreError
 from regelwerk.ingest.model.records import ParsedDocument
 
 FIX = "run `regelwerk doctor --repair`"
+#: SQLite databases beside the derived versions: lineage is rebuilt from the records, the card
+#: database only from the card files (so its repair asks for them again).
+DATABASES = {"lineage/*.sqlite": "rule lineage", "cards/cards.sqlite": "card database"}
+CARDS_AGAIN = "ingest your MTGJSON card files again"
+
+
+def database_problem(path: Path) -> str | None:
+    """What SQLite's quick check finds wrong with the database at `path` (None: sound or absent)."""
+    import sqlite3
+
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = con.execute("PRAGMA quick_check").fetchall()
+            if rows == [("ok",)]:  # the structure is sound: is every value readable too?
+                tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                for table in tables:
+                    for _ in con.execute(f'SELECT * FROM "{table}"'):
+                        pass
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        return f"{path}: damaged ({str(exc)[:80]})"
+    if rows != [("ok",)]:
+        return f"{path}: damaged ({rows[0][0]})"
+    return None
+
+
+def _databases(home: Path) -> list[tuple[Path, str]]:
+    return [(path, what) for pattern, what in DATABASES.items() for path in sorted(home.glob(pattern))]
+
+
+def heal(home: Path) -> list[str]:
+    """Remove derived data that fails its checks, so the next use builds it again; what was
+    removed. Damage that derived data cannot heal (the card database) raises a StoreError
+    naming the fix. Used by reads that met damage (see the facade)."""
+    from regelwerk.index.store.disk import damaged_artefacts
+
+    store = Store(home)
+    healed = _structure(store, ("derived", "lineage"))
+    with store.building():
+        cards = database_problem(home / "cards" / "cards.sqlite")
+        if cards is not None:
+            raise StoreError(f"{cards}; {FIX}, then {CARDS_AGAIN}")
+        for why in damaged_artefacts(home):
+            folder = _artefact_of(home, why)
+            if folder is not None:
+                discard(folder)
+                healed.append(why)
+        for path in sorted(home.glob("lineage/*.sqlite")):
+            if database_problem(path) is not None:
+                discard(path)
+                healed.append(str(path))
+    return healed
+
+
+def _artefact_of(home: Path, why: str) -> Path | None:
+    """The artefact folder (derived/<key>/<name>) a damage report names."""
+    base = home / "derived"
+    for key in base.iterdir() if base.is_dir() else ():
+        for folder in key.iterdir() if key.is_dir() and not key.is_symlink() else ():
+            if why.startswith(str(folder)):
+                return folder
+    return None
 
 
 def _load(path: Path) -> ParsedDocument:
@@ -35,7 +100,7 @@ def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> str | N
         return f"{path}: the record of {doc_id!r} is missing"
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return f"{path}: the record of {doc_id!r} is damaged ({type(exc).__name__})"
-    if parsed.document.sha256 != entry.get("sha256"):
+    if parsed.document.sha256 != entry.get("sha256") or parsed.document.id != doc_id:
         return f"{path}: the record of {doc_id!r} does not match its sha256 in the manifest"
     return None
 
@@ -68,19 +133,39 @@ def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> str:
     return f"{doc_id}: re-read from {source}"
 
 
-def _rebuild_manifest(store: Store) -> str:
-    """A manifest from the readable records (the records hold everything the manifest does)."""
-    docs: dict[str, Any] = {}
+def _rebuild_manifest(store: Store, entries: dict[str, Any]) -> list[str]:
+    """The manifest `entries` plus every readable record it does not list (the records hold
+    everything the manifest does); a record file that cannot be read and that no entry names
+    is moved to ``store/damaged/`` (nothing is deleted) and named, so its loss is never silent."""
+    docs = dict(entries)
+    out = []
     for path in sorted((store.root / "store" / "docs").glob("*.json")):
+        if path.stem in docs or path.name.startswith("."):
+            continue
         try:
             parsed = _load(path)
+            if parsed.document.id != path.stem:
+                raise ValueError("another document's record")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            out.append(f"an unreadable record the manifest does not list: {_set_aside(store, path)}; "
+                       "ingest its file again if it was yours")
             continue
         origin = "seed" if parsed.document.source.startswith("seeds/") else "user"
         docs[parsed.document.id] = {"sha256": parsed.document.sha256, "origin": origin,
                                     "summary": parsed.summary()}
     store.reset_manifest(docs)
-    return f"manifest.json rebuilt from {len(docs)} readable records"
+    return [f"manifest.json rebuilt: {len(docs)} documents, {len(docs) - len(entries)} of them from records "
+            "it did not list", *out]
+
+
+def _set_aside(store: Store, path: Path) -> str:
+    """Move a damaged store file to ``store/damaged/`` (nothing of the user's is deleted)."""
+    aside = store.root / "store" / "damaged" / path.name
+    real_dir(aside.parent)
+    discard(aside)
+    if path.exists() or path.is_symlink():
+        path.rename(aside)
+    return f"{path} moved to {aside}"
 
 
 def _orphans(store: Store, entries: dict[str, Any]) -> list[str]:
@@ -89,16 +174,35 @@ def _orphans(store: Store, entries: dict[str, Any]) -> list[str]:
     folder = store.root / "store" / "docs"
     if not folder.is_dir():
         return []
-    return sorted(p.stem for p in folder.glob("*.json") if p.stem not in entries)
+    records = [p for p in folder.glob("*.json") if not p.name.startswith(".")]
+    return sorted(p.stem for p in records if p.stem not in entries)
 
 
 def _artefacts(store: Store) -> tuple[list[Path], list[Path]]:
+    """(built artefacts, what is no artefact: temp dirs of killed builds, files where a
+    version folder or an artefact belongs, symbolic links)."""
     base = store.root / "derived"
-    if not base.is_dir():
-        return [], []
-    found = [p for key in base.iterdir() if key.is_dir() for p in key.iterdir() if p.is_dir()]
-    temps = [p for p in found if p.name.startswith(TEMP_PREFIX)]
-    return [p for p in found if p not in temps], temps
+    if not base.is_dir() or base.is_symlink():
+        return [], [base] if base.exists() or base.is_symlink() else []
+    keys = [k for k in base.iterdir() if not k.name.startswith(".")]
+    stray = [k for k in keys if k.is_symlink() or not k.is_dir()]
+    found = [p for key in keys if key not in stray for p in key.iterdir()]
+    temps = [p for p in found if p.name.startswith(TEMP_PREFIX) or p.is_symlink() or not p.is_dir()]
+    return [p for p in found if p not in temps], stray + temps
+
+
+FOLDERS = ("store/docs", "derived", "lineage", "cards")
+
+
+def _structure(store: Store, folders: tuple[str, ...] = FOLDERS) -> list[str]:
+    """Folders of the store that are not folders (a file, a link loop): made folders again."""
+    out = []
+    for rel in folders:
+        path = store.root / rel
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            real_dir(path)
+            out.append(f"{path}: not a directory; replaced by an empty one")
+    return out
 
 
 def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
@@ -107,60 +211,84 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
     problems: list[str] = []
     repaired: list[str] = []
     with store.writing(), store.building():
+        if repair:
+            repaired += _structure(store)
         try:
             entries = dict(store.manifest()["documents"])
         except RegelwerkError as exc:
             problems.append(str(exc))
             if not repair:
                 return _result(home, 0, 0, problems, repaired)
-            repaired.append(_rebuild_manifest(store))
+            repaired.append(_set_aside(store, store.manifest_path))
+            repaired += _rebuild_manifest(store, {})
             entries = dict(store.manifest()["documents"])
         orphans = _orphans(store, entries)
         if orphans:
             problems.append(f"{len(orphans)} stored record(s) the manifest does not list "
                             f"({', '.join(orphans[:3])}); a lost manifest was replaced")
             if repair:
-                repaired.append(_rebuild_manifest(store))
+                repaired += _rebuild_manifest(store, entries)
                 entries = dict(store.manifest()["documents"])
-        good = 0
-        for doc_id, entry in entries.items():
-            why = _record_problem(store, doc_id, entry)
-            if why is None:
-                good += 1
-                continue
-            problems.append(why)
-            if repair:
-                repaired.append(_reread(store, doc_id, entry))
-        artefacts, temps = _artefacts(store)
-        problems += [f"{t}: left by a build that did not finish" for t in temps]
-        sound = 0
-        for art in artefacts:
-            why = artefact_problem(art, full=True)
-            if why is None:
-                sound += 1
-            else:
-                problems.append(why)
-                temps.append(art)
-        if repair:
-            for path in temps:
-                shutil.rmtree(path, ignore_errors=True)
-                repaired.append(f"{path}: removed")
+        good = _check_records(store, entries, problems, repaired if repair else None)
+        sound = _check_derived(store, problems, repaired if repair else None)
     if repair:
         repaired.append(_rebuild(home))
     return _result(home, good, sound, problems, repaired)
 
 
+def _check_records(
+    store: Store, entries: dict[str, Any], problems: list[str], repaired: list[str] | None
+) -> int:
+    """How many records are sound; each damaged one is a problem (re-read when repairing)."""
+    good = 0
+    for doc_id, entry in entries.items():
+        why = _record_problem(store, doc_id, entry)
+        if why is None:
+            good += 1
+            continue
+        problems.append(why)
+        if repaired is not None:
+            repaired.append(_reread(store, doc_id, entry))
+    return good
+
+
+def _check_derived(store: Store, problems: list[str], repaired: list[str] | None) -> int:
+    """How many derived artefacts are sound; damaged ones, leftovers of killed builds and
+    damaged databases are problems (removed when repairing, to be built again)."""
+    artefacts, temps = _artefacts(store)
+    problems += [f"{t}: left by a build that did not finish" for t in temps]
+    sound = 0
+    for art in artefacts:
+        why = artefact_problem(art, full=True)
+        if why is None:
+            sound += 1
+        else:
+            problems.append(why)
+            temps.append(art)
+    for path, what in _databases(store.root):
+        why = database_problem(path)
+        if why is not None:
+            problems.append(why)
+            temps.append(path)
+            if repaired is not None and path.parent.name == "cards":
+                repaired.append(f"{path}: the {what} was removed; {CARDS_AGAIN}")
+    if repaired is not None:
+        for path in temps:
+            discard(path)
+            for suffix in ("-wal", "-shm", "-journal"):
+                discard(path.with_name(path.name + suffix))
+            repaired.append(f"{path}: removed")
+    return sound
+
+
 def _rebuild(home: Path) -> str:
-    """Build every derived artefact of the current documents now, not at the next command."""
-    from regelwerk.index.rules.lookup import keyword_links, rules_table
-    from regelwerk.index.search.whoosh_index import index_dir
+    """Build every derived structure of the current documents now, not at the next command
+    (the one builder: lineage, keyword links, rules table, search index)."""
+    from regelwerk.index.store.build import build
     from regelwerk.index.store.corpus import Corpus
 
-    corpus = Corpus(home)
-    rules_table(corpus).close()
-    keyword_links(corpus)
-    index_dir(corpus)
-    return "derived data (rules table, keyword links, search index) built for the current documents"
+    build(Corpus(home))
+    return "derived data (rule lineage, keyword links, rules table, search index) built anew"
 
 
 def _result(home: Path, good: int, sound: int, problems: list[str], repaired: list[str]) -> dict[str, Any]:
@@ -174,4 +302,4 @@ def _result(home: Path, good: int, sound: int, problems: list[str], repaired: li
     }
 
 
-__all__ = ["CHECKSUMS", "FIX", "doctor"]
+__all__ = ["CHECKSUMS", "FIX", "database_problem", "doctor", "heal"]
