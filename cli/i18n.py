@@ -163,9 +163,76 @@ def install_for_typer(lang: str | None = None) -> None:
 
 def message(data: Any) -> str:
     """A ``Message.to_dict()`` (``{"id": template, "args": {...}}``) in the interface language;
-    arguments that are messages themselves are translated too."""
+    arguments that are messages themselves are translated too. A plain string is shown as it is."""
+    if isinstance(data, str):
+        return data
     args = {k: message(v) if isinstance(v, dict) else str(v) for k, v in data.get("args", {}).items()}
     return _(str(data["id"])).format(**args)
+
+
+def text(found: Any) -> str:
+    """A `Message` (or a plain string) in the interface language."""
+    to_dict = getattr(found, "to_dict", None)
+    return message(to_dict()) if callable(to_dict) else str(found)
+
+
+def error(exc: BaseException) -> str:
+    """An error's sentence in the interface language: its `Message` where it carries one."""
+    found = getattr(exc, "message", None)
+    return text(found) if found is not None else str(exc)
+
+
+#: click's own usage messages (typer vendors click without gettext), as templates whose German
+#: the catalog carries; `usage_message` recognises a message by its template and translates it.
+CLICK_MESSAGES = (
+    N_("No such option: {option}"),
+    N_("No such option: {option} (Possible options: {options})"),
+    N_("Missing argument {name}."),
+    N_("Missing option {name}."),
+    N_("Missing parameter: {name}"),
+    N_("Invalid value for {name}: {problem}"),
+    N_("Invalid value: {problem}"),
+    N_("Got unexpected extra argument ({args})"),
+    N_("Got unexpected extra arguments ({args})"),
+    N_("Option {name} requires an argument."),
+    N_("Option {name} requires {n} arguments."),
+    N_("Option {name} does not take a value."),
+    N_("Argument {name} takes {n} values."),
+    N_("{value!r} is not a valid {kind}."),
+    N_("{value!r} is not one of {choices}."),
+)
+
+
+@functools.cache
+def _click_patterns() -> tuple[tuple[Any, str], ...]:
+    import re
+
+    out = []
+    for template in CLICK_MESSAGES:
+        parts = re.split(r"(\{\w+(?:!r)?\})", template)
+        regex = "".join(
+            f"(?P<{p.strip('{}').removesuffix('!r')}>.+?)" if p.startswith("{") else re.escape(p)
+            for p in parts
+        )
+        out.append((re.compile(f"^{regex}$", re.DOTALL), template))
+    return tuple(out)
+
+
+def usage_message(english: str) -> str:
+    """click's English usage message in the interface language (as it is when unknown).
+
+    An argument quoted with ``!r`` in the template keeps its quotes, so the German template
+    quotes it the same way."""
+    if current() == "en":
+        return english
+    english = english.replace("Got unexpected extra argument(s)", "Got unexpected extra arguments")
+    for pattern, template in _click_patterns():
+        m = pattern.match(english)
+        if m:
+            args = {k: v for k, v in m.groupdict().items()}
+            german = _(template).replace("!r}", "}")
+            return german.format(**{k: usage_message(v) if k == "problem" else v for k, v in args.items()})
+    return english
 
 
 def messages_or_notes(data: dict[str, Any]) -> list[str]:

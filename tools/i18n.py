@@ -54,9 +54,9 @@ def mo_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
-#: Folders whose code holds interface messages: the CLI (``_``, ``ngettext``, ``N_``) and the
-#: index, whose notes are `Message` templates marked with ``N_``.
-SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}))
+#: Folders whose code holds interface messages: the CLI (``_``, ``ngettext``, ``N_``), and the
+#: index and ingest, whose notes and errors are `Message` templates marked with ``N_``.
+SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}), ("ingest", {"N_": None}))
 
 
 def _code_messages() -> Iterator[tuple[str | tuple[str, str], str]]:
