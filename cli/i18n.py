@@ -112,7 +112,7 @@ def localize(command: Any, lang: str | None = None) -> Any:
         if id(cmd) in seen:
             return
         seen.add(id(cmd))
-        for attr in ("help", "short_help", "epilog"):
+        for attr in ("help", "short_help", "epilog", "options_metavar", "subcommand_metavar"):
             text = getattr(cmd, attr, None)
             if isinstance(text, str) and text:
                 setattr(cmd, attr, _lookup(t, text))
@@ -157,8 +157,20 @@ def install_for_typer(lang: str | None = None) -> None:
     without touching the environment. Our catalog carries German for them (tools/i18n.py).
     """
     import typer.core
+    from typer._click.core import Context
+    from typer._click.formatting import HelpFormatter
 
-    typer.core._ = catalog(lang or current()).gettext  # type: ignore[attr-defined]
+    t = catalog(lang or current())
+    typer.core._ = t.gettext  # type: ignore[attr-defined]
+
+    class Formatter(HelpFormatter):
+        """click writes a fixed English "Usage: " before each usage line; this one asks the
+        catalog (the same for every command, so it is set on click's Context class)."""
+
+        def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+            super().write_usage(prog, args, t.gettext("Usage: ") if prefix is None else prefix)
+
+    Context.formatter_class = Formatter
 
 
 def message(data: Any) -> str:
@@ -225,7 +237,9 @@ def usage_message(english: str) -> str:
     quotes it the same way."""
     if current() == "en":
         return english
-    english = english.replace("Got unexpected extra argument(s)", "Got unexpected extra arguments")
+    extra = english.partition("Got unexpected extra argument(s) (")[2]
+    if extra:  # click says "argument(s)"; German needs the number
+        english = f"Got unexpected extra argument{'s' * (' ' in extra)} ({extra}"
     for pattern, template in _click_patterns():
         m = pattern.match(english)
         if m:

@@ -109,6 +109,24 @@ class Library:
             return self._rule_both(query, version)
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
 
+    def cite(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
+        """``{"citation": "CR 702.19b (2026-04-17)"}``: how to cite the rule `query` names.
+
+        A citation names a dated CR release, whatever language the reader reads: it is the
+        same for a German and an English reader, and ``rule "CR 702.19b" --version 2026-04-17``
+        finds it again. So the rule is looked up in the CR releases first (the newest, or
+        `version`); only a rule no release has is cited by its document's id (a seed)."""
+        from regelwerk.index.rules.lookup import lookup
+        from regelwerk.ingest.model.errors import UnknownRule
+
+        try:
+            found = lookup(self.corpus, query, version=version)
+        except UnknownRule:
+            found = None
+        if found is None or not found.version:
+            found = lookup(self.corpus, query, version=version, lang=None if lang == "both" else lang)
+        return {"citation": found.citation}
+
     def _rule_both(self, query: str, version: str | None) -> dict[str, Any]:
         """``{"rule": English, "translation": German or None}``: the same rule in both languages.
 

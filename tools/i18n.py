@@ -42,7 +42,7 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 TYPER_WORDS = (
     "Arguments", "Options", "Commands", "required", "default: {default}", "Aborted!",
     "Missing command.", "No such command {name!r}.", "env var: {var}", "(dynamic)",
-    "Show this message and exit.",
+    "Show this message and exit.", "Usage: ", "[OPTIONS]", "COMMAND [ARGS]...",
 )
 
 
