@@ -175,7 +175,9 @@ def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> 
         else:
             label = c["new"] or c["old"] or ""
         title = named(c["title"], c.get("names"))
-        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(title)}")
+        if c.get("kind") == "glossary":  # a glossary entry's label is its term: show it once
+            label, title = title, ""
+        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(title)}".rstrip())
         if c["change"] in ("changed", "renumbered", "merged", "split") and any(
             op != "=" for op, _ in c["diff"]
         ):

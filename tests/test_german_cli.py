@@ -151,6 +151,12 @@ def test_cite_a_cr_subrule(cr_library: Any) -> None:
     assert result.output.strip() == "CR 702.19b (2026-04-17)"
     assert json.loads(runner.invoke(app, ["rule", "702.19b", "--cite", "--json"]).output) == {
         "ok": True, "citation": "CR 702.19b (2026-04-17)"}
+    # a citation names the dated release for every reader: not the German seed's document id
+    for lang in ("de", "both"):
+        cited = runner.invoke(app, ["rule", "702.19b", "--cite", "--lang", lang])
+        assert cited.output.strip() == "CR 702.19b (2026-04-17)", lang
+    german_keyword = runner.invoke(app, ["rule", "Bündnis", "--cite", "--lang", "de"])
+    assert german_keyword.output.strip() == "CR 702.22 (2026-04-17)"
 
 
 @NEEDS_SHARED
