@@ -22,16 +22,9 @@ from regelwerk.index.terms.names import both_names, plurals
 from regelwerk.index.terms.shipped import load_terms
 from regelwerk.ingest.model.errors import InvalidRuleNumber, UnknownVersion
 from tests.conftest import CORPUS, NEEDS_SHARED
+from tests.test_identity import CR, EXCERPT
 
 runner = CliRunner()
-
-CR = (
-    "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
-    "1. Game Concepts\n\n100. General\n\n100.1. These rules apply.\n\n100.1a A subrule.\n\n"
-    "101. More\n\n101.1. Other rules.\n\n"
-    "Glossary\n\nAbility\nSomething.\n\nCredits\n\nPeople.\n"
-)
-EXCERPT = "Deathtouch\nDeathtouch is a static ability.\nA creature with deathtouch is deadly.\n"
 
 
 @pytest.fixture
