@@ -41,7 +41,7 @@ _REMINDER = re.compile(r"\s*\([^)]*\)")
 
 
 def split_type_line(line: str) -> tuple[list[str], list[str], list[str]]:
-    """"Legendary Creature — Angel" -> (["Creature"], ["Angel"], ["Legendary"])."""
+    """ "Legendary Creature — Angel" -> (["Creature"], ["Angel"], ["Legendary"])."""
     head, _, tail = line.partition("—")
     words = head.split()
     return [w for w in words if w not in SUPERTYPES], tail.split(), [w for w in words if w in SUPERTYPES]
@@ -106,6 +106,19 @@ def facts_from_payload(card: Mapping[str, Any], german: str | None = None) -> di
     return facts
 
 
+def german_spelling(asked: str, name_en: str, names_de: Iterable[str]) -> str | None:
+    """Which German spelling a name asks for: "Mesa-Pegasus" is the 4ED printing's, though it
+    folds to the same key as the 5ED "Mesapegasus" (the exact spelling first, then folded). The
+    English name asks for none, even where a German printing kept it ("Mesa Pegasus", ITP)."""
+    names = list(names_de)
+    if asked.strip().casefold() == name_en.casefold():
+        return None
+    for same in (str.casefold, compact):
+        if found := next((n for n in names if same(n) == same(asked)), None):
+            return found
+    return None
+
+
 # --- lookups -------------------------------------------------------------------------------------
 
 
@@ -128,8 +141,7 @@ class DatabaseCards:
         card = self.payloads.payload(name)
         if card is None:
             return None
-        german = next((n for n in card.get("names_de") or () if compact(n) == compact(name)), None)
-        return facts_from_payload(card, german)
+        return facts_from_payload(card, german_spelling(name, card["name_en"], card.get("names_de") or ()))
 
     def nearest(self, name: str) -> list[str]:
         return self.payloads.nearest(name)
@@ -150,27 +162,28 @@ class ShippedCards:
                 self.keys.setdefault(compact(de), (en, de))
 
     def card_fields(self, name: str) -> dict[str, object] | None:
-        en, german = self.keys.get(compact(name), ("", None))
+        en = self.keys.get(compact(name), ("", None))[0]
         if not en:
             return None
         facts = dict(self.cards[en]["fields"])
-        if german:
+        if german := german_spelling(name, en, self.cards[en].get("names_de", ())):
             facts["name_de"] = german
         return facts
 
     def nearest(self, name: str) -> list[str]:
+        """The three closest cards, each once, by the name (German or English) that is closest."""
         from rapidfuzz import fuzz, process
 
         keys = list(self.keys)
-        found = process.extract(compact(name), keys, scorer=fuzz.QRatio, limit=3)
-        return [self._printed(keys[i]) for _, _, i in found]
-
-    def _printed(self, key: str) -> str:
-        en, de = self.keys[key]
-        return de or en
+        found = process.extract(compact(name), keys, scorer=fuzz.QRatio, limit=12)
+        best: dict[str, str] = {}
+        for key, _, _ in found:
+            en, de = self.keys[key]
+            best.setdefault(en, de or en)
+        return list(best.values())[:3]
 
     def describe(self) -> str:
-        return f"the shipped card table ({len(self.cards)} cards)"
+        return f"the shipped card table ({len(self.cards)} cards; ingest MTGJSON card files for others)"
 
 
 class CardChain:

@@ -31,8 +31,8 @@ from regelwerk.ingest.model.errors import (
 from regelwerk.ingest.model.numbers import lineage
 
 if TYPE_CHECKING:
-    from regelwerk.engine.rulebook import RuleBook
     from regelwerk.engine.model import CardLookup
+    from regelwerk.engine.rulebook import RuleBook
     from regelwerk.index.cards.store import CardStore
     from regelwerk.index.search.query import SearchEngine
     from regelwerk.index.store.corpus import Corpus

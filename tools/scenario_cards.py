@@ -52,7 +52,9 @@ def sources(card: dict[str, Any]) -> list[dict[str, Any]]:
     for p in german:
         if p["year"] == newest or p["name_de"] not in seen:
             seen.add(p["name_de"])
-            chosen.append({"set": p["set"], "number": p["number"], "year": p["year"], "name_de": p["name_de"]})
+            chosen.append(
+                {"set": p["set"], "number": p["number"], "year": p["year"], "name_de": p["name_de"]}
+            )
     return chosen
 
 
@@ -80,7 +82,9 @@ def build_table(library: Library, names: list[str]) -> dict[str, Any]:
         "source": {
             "mtgjson": sorted({s["version"] for s in files.values()}),
             "files": {
-                f: s["sha256"] for f, s in sorted(files.items()) if s["id"].removeprefix("mtgjson-").upper() in used
+                f: s["sha256"]
+                for f, s in sorted(files.items())
+                if s["id"].removeprefix("mtgjson-").upper() in used
             },
         },
         "cards": dict(sorted(cards.items())),
