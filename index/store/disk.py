@@ -35,6 +35,7 @@ from typing import Any
 
 from regelwerk.index.store import leases
 from regelwerk.ingest.model.errors import StoreBusy, StoreError
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.records import ParsedDocument
 
 MANIFEST_VERSION = 2
@@ -205,7 +206,9 @@ class Store:
         if self._manifest is None:
             data = self._read_manifest()
             if not isinstance(data, dict) or (data and not _manifest_shape_ok(data)):
-                raise StoreError(f"{self.manifest_path} is not a regelwerk manifest; {DOCTOR_FIX}")
+                raise StoreError(msg(N_("{path} is not a regelwerk manifest; run `regelwerk doctor "
+                                        "--repair`"),
+                                     path=str(self.manifest_path)))
             if data.get("version") != MANIFEST_VERSION:
                 data = {"version": MANIFEST_VERSION, "documents": {}, "meta": {}}
             self._manifest = data
@@ -217,14 +220,14 @@ class Store:
             return json.loads(where.read_text(encoding="utf-8"))
         except FileNotFoundError:
             if self._records_on_disk():
-                raise StoreError(f"{where} is missing but documents are stored; {DOCTOR_FIX}") from None
+                raise StoreError(msg(N_("{path} is missing but documents are stored; run `regelwerk doctor "
+                                        "--repair`"), path=str(where))) from None
             return {}
-        except (ValueError, IsADirectoryError) as exc:  # an unreadable home stays an OSError
-            raise StoreError(f"{where} is damaged ({type(exc).__name__}); {DOCTOR_FIX}") from None
-        except OSError as exc:
-            if exc.errno != errno.ELOOP:
-                raise
-            raise StoreError(f"{where} is damaged (a symbolic link loop); {DOCTOR_FIX}") from None
+        except (ValueError, OSError) as exc:  # not JSON, not UTF-8, a directory, a link loop
+            if isinstance(exc, OSError) and exc.errno not in (errno.EISDIR, errno.ELOOP):
+                raise  # an unreadable home stays an OSError (the CLI names REGELWERK_HOME)
+            raise StoreError(msg(N_("{path} is damaged ({why}); run `regelwerk doctor --repair`"),
+                                 path=str(where), why=type(exc).__name__)) from None
 
     def _records_on_disk(self) -> bool:
         """Are there stored records (whose manifest was lost, not never written)?"""
@@ -292,10 +295,11 @@ class Store:
                 if (cached.document.id, cached.document.sha256) != (doc_id, self.sha256_of(doc_id)):
                     raise ValueError("another document's record")
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-                what = "missing" if isinstance(exc, FileNotFoundError) else f"damaged ({type(exc).__name__})"
-                raise StoreError(
-                    f"{path}: the record of {doc_id!r} is {what}; {DOCTOR_FIX}, or ingest its file again"
-                ) from None
+                what = (msg(N_("missing")) if isinstance(exc, FileNotFoundError)
+                        else msg(N_("damaged ({error})"), error=type(exc).__name__))
+                raise StoreError(msg(N_("{path}: the record of {doc_id!r} is {what}; run `regelwerk doctor "
+                                        "--repair`, or ingest its file again"), path=str(path), doc_id=doc_id,
+                                     what=what)) from None
             self._cache[doc_id] = cached
         return cached
 
@@ -351,7 +355,8 @@ class Store:
                 self._staged = None
                 self.reload()
                 if isinstance(exc, StoreBusy):
-                    raise StoreBusy(f"{exc} (nothing was stored)") from None
+                    error = exc.message or str(exc)
+                    raise StoreBusy(msg(N_("{error} (nothing was stored)"), error=error)) from None
                 raise
             self._commit(staged)
         with contextlib.suppress(StoreBusy), self.building(timeout=0):
@@ -493,14 +498,14 @@ class Store:
         then raises StoreBusy naming the store.
         """
         wait = lock_timeout() if timeout is None else timeout
-        with self._locked("build.lock", wait, "process is building the indexes"):
+        with self._locked("build.lock", wait, N_("process is building the indexes")):
             yield
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
         """Serialise writers across processes (readers never block); wait at most
         WRITE_TIMEOUT seconds for another ingest, then raise StoreBusy."""
-        with self._locked("lock", lock_timeout(WRITE_TIMEOUT), "ingest is writing to this store"):
+        with self._locked("lock", lock_timeout(WRITE_TIMEOUT), N_("ingest is writing to this store")):
             self.reload()  # another process may have written meanwhile (not while publishing)
             yield
 
@@ -516,9 +521,9 @@ class Store:
         try:
             lock.acquire(timeout=wait)
         except Timeout:
-            raise StoreBusy(
-                f"{self.root}: another regelwerk {holder} (waited {wait:g} s); try again when it has finished"
-            ) from None
+            raise StoreBusy(msg(N_("{root}: another regelwerk {holder} (waited {wait} s); try again when it "
+                                   "has finished"),
+                                root=str(self.root), holder=msg(holder), wait=f"{wait:g}")) from None
         try:
             yield
         finally:

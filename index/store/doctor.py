@@ -17,6 +17,7 @@ from typing import Any
 
 from regelwerk.index.store.disk import CHECKSUMS, TEMP_PREFIX, Store, artefact_problem, discard, real_dir
 from regelwerk.ingest.model.errors import RegelwerkError, StoreError
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.records import ParsedDocument
 
 FIX = "run `regelwerk doctor --repair`"
@@ -65,7 +66,8 @@ def heal(home: Path) -> list[str]:
     with store.building():
         cards = database_problem(home / "cards" / "cards.sqlite")
         if cards is not None:
-            raise StoreError(f"{cards}; {FIX}, then {CARDS_AGAIN}")
+            raise StoreError(msg(N_("{problem}; run `regelwerk doctor --repair`, then ingest your MTGJSON "
+                                    "card files again"), problem=cards))
         for why in damaged_artefacts(home):
             folder = _artefact_of(home, why)
             if folder is not None:
