@@ -53,7 +53,6 @@ CHECKSUMS = ".checksums.json"
 #: Files up to this size are hashed on every use, not only by ``doctor``: whoosh's table of
 #: contents (about 10 KB) holds a pickle, and unpickling damaged bytes can take minutes.
 HASHED_ON_USE = 64 * 1024
-DOCTOR_FIX = "run `regelwerk doctor --repair`"
 
 
 def _manifest_shape_ok(data: dict[str, Any]) -> bool:
