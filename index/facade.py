@@ -31,6 +31,7 @@ from regelwerk.ingest.model.errors import (
 from regelwerk.ingest.model.numbers import lineage
 
 if TYPE_CHECKING:
+    from regelwerk.engine.model import CardLookup
     from regelwerk.engine.rulebook import RuleBook
     from regelwerk.index.cards.store import CardStore
     from regelwerk.index.search.query import SearchEngine
@@ -315,7 +316,7 @@ class Library:
         """``{"scenarios": [...]}``: the packaged scenarios with their titles and sources."""
         from regelwerk.engine.scenario import list_scenarios
 
-        return {"scenarios": [s.to_dict() for s in list_scenarios()]}
+        return {"scenarios": [s.to_dict() for s in list_scenarios(self.scenario_cards())]}
 
     def example(self, name_or_path: str | None, lang: str | None = None) -> dict[str, Any]:
         """``{"scenarios": [...]}``: play one scenario (id or file path), or all packaged ones
@@ -323,9 +324,22 @@ class Library:
         from regelwerk.engine.runner import run_scenario
         from regelwerk.engine.scenario import load_packaged, resolve_scenario
 
-        book = self.rulebook()
-        scenarios = load_packaged() if name_or_path is None else [resolve_scenario(name_or_path)]
+        book, cards = self.rulebook(), self.scenario_cards()
+        scenarios = load_packaged(cards) if name_or_path is None else [resolve_scenario(name_or_path, cards)]
         return {"scenarios": [run_scenario(s, lang or "de", book).to_dict() for s in scenarios]}
+
+    def scenario_cards(self) -> CardLookup:
+        """Where a scenario's ``card = "Craw Wurm"`` finds the card: the ingested card database
+        first, then the table shipped for the packaged scenarios (so they run before any cards
+        are ingested, and a partial database still finds every shipped card)."""
+        from regelwerk.engine.cards import CardChain, DatabaseCards, shipped_cards
+
+        store = self.cards
+        if store.exists() and store.count():
+            from regelwerk.index.cards.lookup import NamedCards
+
+            return CardChain(DatabaseCards(NamedCards(store.connect())), shipped_cards())
+        return shipped_cards()
 
     def rulebook(self) -> RuleBook:
         """Rule titles for the engine's narration, from this library's rules."""
