@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from regelwerk.engine.catalog import message, phrase
+from regelwerk.engine.catalog import message, phrase, title_glosses
 from regelwerk.engine.errors import IllegalAction
 from regelwerk.engine.events import Event, Label, Ref, Share
 from regelwerk.engine.keyword_names import keyword_de
 from regelwerk.engine.model import CardSpec
 from regelwerk.engine.rulebook import RuleBook
 from regelwerk.engine.state import Game
+from regelwerk.ingest.model.fold import compact
 
 LANGS = ("de", "en")
 
@@ -330,11 +331,26 @@ def render(event: Event, lang: str, names: Mapping[str, Name]) -> str:
 
 
 def rule_title(rulebook: RuleBook, rule: str, lang: str) -> str | None:
-    """German titles fall back to English: there is no German CR to take them from. A title is
-    a heading, so it starts with a capital even where the term table names a verb or a phrase
-    ("Verrechnen", "Zustandsbasierte Aktionen")."""
-    title = rulebook.title(rule, lang) or (rulebook.title(rule, "en") if lang != "en" else None)
-    return _capitalize(title) if title else title
+    """The title a step cites. English: the CR's. German: the English title with the official
+    German name of the same heading or term beside it ("Banding · Bündnis"), since the CR a
+    judge looks things up in is English; where no official German name is known, the English
+    title with a German gloss marked as such ("Casting Spells, dt. etwa „Zaubersprüche wirken“",
+    ``data/narration/glosses.tsv``), never an invented name. A title is a heading, so it starts
+    with a capital even where the term table names a verb ("Resolve · Verrechnen")."""
+    if lang == "en":
+        title = rulebook.title(rule, lang)
+        return _capitalize(title) if title else None
+    en, de = rulebook.names(rule)
+    if de:
+        de = _capitalize(de)
+        if en and compact(en) != compact(de):  # "Phasing" is Phasing in both
+            return str(phrase("titles", "both", lang)).format(en=en, de=de)
+        return de
+    if en:
+        gloss = title_glosses().get(en)
+        return str(phrase("titles", "gloss", lang)).format(en=en, gloss=gloss) if gloss else en
+    title = rulebook.title(rule, lang)  # a German document's own heading, if any
+    return _capitalize(title) if title else None
 
 
 def illegal(game: Game, rule: str, key: str, also: tuple[str, ...] = (), **params: Any) -> IllegalAction:
