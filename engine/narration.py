@@ -94,9 +94,11 @@ class Name:
         if self.genus == "name" and case == "gen" and self.genitive:
             return Name(self.de, self.en, self.genitive, self.forms_de, suffix=self.suffix).german("gen")
         if self.genus == "name":
+            # a proper name with a declined part: "mit Dromoka der Ewigen", "von Dromoka der Ewigen"
+            dat = forms.get("dat") if not self.genitive else None
             if case == "gen":
-                return forms["gen"] + self.suffix if "gen" in forms else f"von {self.full_de}"
-            return self.full_de
+                return forms["gen"] + self.suffix if "gen" in forms else f"von {dat or self.de}{self.suffix}"
+            return f"{dat}{self.suffix}" if case == "dat" and dat else self.full_de
         noun = forms.get(case) or (self._genitive() if case == "gen" else self.de)
         return f"{_ARTICLES[self.genus][case]} {noun}{self.suffix}"
 
@@ -187,7 +189,8 @@ class _Formatter(string.Formatter):
       (German "von" with the dative, "vom Tatzelwurm"), ``v:one:many`` (a verb agreeing with the name:
       German plural names and English lists of two or more take ``many``; on a list, ``n:one:many``
       counts its items instead of following grammar; ``or`` joins with "oder"), ``indef``
-      (English "a Soldier"), ``title`` (German name without article, after "wirkt"), ``base``
+      (English "a Soldier"), ``title`` (after "wirkt": an instant or sorcery without article,
+      "wirkt Kentern", any other card in the accusative, "wirkt die Küchenhutzel"), ``base``
       (the bare name for compounds, "Soldat-Spielstein") and
       ``tag`` (" (Soldat 1)" when names repeat);
     - numbers: ``pl:one:many`` ("1 Punkt", "3 Punkte"), ``wpl:one:many`` (one is the whole
@@ -290,8 +293,8 @@ class _Formatter(string.Formatter):
             return _DATIVE.get(name.pronoun_de, name.full_de)
         if spec == "base":  # the bare name, for compounds: "Soldat-Spielstein"
             return name.de
-        if spec == "title":  # a card named like a title, without article: "wirkt Küchenhutzel"
-            return name.full_de
+        if spec == "title":  # after "wirkt": a spell card bare ("wirkt Kentern"), a permanent
+            return name.german("acc")  # spell with its article ("wirkt den Himmlischen Archon")
         if spec == "tag":  # which one, when names repeat: " (Soldat 1)"
             return f" ({name.full_de})" if name.suffix else ""
         if spec.lower() in ("pn", "pa", "pd"):
