@@ -120,7 +120,7 @@ def test_refused_replacement_in_german(home: Path, tmp_path: Path) -> None:
     assert shown.exit_code == 1
     assert "würde das gespeicherte Dokument 'cr-en-2026-04-17' (cr-text en 2026-04-17, " in shown.output
     assert " Abschnitte, aus " in shown.output
-    assert "durch ein anderes Dokument (excerpt en undatiert, " in shown.output
+    assert "durch ein anderes Dokument (excerpt en ohne Datum, " in shown.output
     assert "mit --replace ersetzen oder die Datei umbenennen" in shown.output
     english = json.loads(runner.invoke(app, ["ingest", str(fake), "--format", "excerpt", "--json"]).output)
     assert "would replace the stored document 'cr-en-2026-04-17'" in english["error"]
