@@ -39,9 +39,18 @@ def _release(folder: Path, n: int, date: str) -> Path:
     return path
 
 
-def _search_dir(home: Path) -> Path:
-    folders = sorted((home / "derived").glob("*/search"), key=lambda p: p.stat().st_mtime)
+def _search_dir(home: Path, name: str = "search") -> Path:
+    folders = sorted((home / "derived").glob(f"*/{name}"), key=lambda p: p.stat().st_mtime)
     return folders[-1]
+
+
+def _rules(home: Path) -> tuple[set[tuple[object, ...]], set[tuple[object, ...]]]:
+    """Every row of the newest rules table (sections, and documents with their rank)."""
+    con = sqlite3.connect(_search_dir(home, "rules") / "rules.sqlite")
+    try:
+        return set(con.execute("SELECT * FROM sections")), set(con.execute("SELECT * FROM docs"))
+    finally:
+        con.close()
 
 
 def _state(home: Path) -> tuple[set[tuple[str, int, str]], set[tuple[str, str]], int, dict[str, object]]:
@@ -80,6 +89,9 @@ def test_a_grown_index_equals_a_fresh_one(
     fresh = _library(tmp_path / "fresh", monkeypatch)
     fresh.ingest(files)
     assert _state(tmp_path / "grown") == _state(tmp_path / "fresh")
+    assert _rules(tmp_path / "grown") == _rules(tmp_path / "fresh")
+    rows, _ = _rules(tmp_path / "grown")
+    assert ("cr-en-2020-01-01", "100.2", "100.3") in {(r[0], r[2], r[10]) for r in rows}
 
 
 def test_adding_a_release_keeps_the_previous_segments(
@@ -125,4 +137,5 @@ def test_forget_takes_its_units_along(
     fresh = _library(tmp_path / "fresh", monkeypatch)
     fresh.ingest(files[:2])
     assert _state(tmp_path / "grown") == _state(tmp_path / "fresh")
+    assert _rules(tmp_path / "grown") == _rules(tmp_path / "fresh")
     assert grown.search("shuffle their")["hits"][0]["version"] == "2020-02-01"

@@ -49,6 +49,7 @@ class KeywordIndex:
         self._by_id = {k.id: k for k in linked.keywords}
         self._versions = dict(linked.versions)
         self._eras = {e.document: e for e in linked.eras}
+        self._by_ref: dict[tuple[str, str], tuple[int, Keyword]] | None = None
         self._en: dict[str, list[Keyword]] = {}
         self._de: dict[str, list[Keyword]] = {}
         for k in linked.keywords:
@@ -106,20 +107,28 @@ class KeywordIndex:
         if doc_id == newest:
             return str(rn)
         rule = f"{rn.section}.{rn.rule}" if rn.rule is not None else str(rn.section)
-        for k in self.linked.keywords:
-            for ref in k.rules:
-                if ref.document != doc_id:
-                    continue
-                if ref.number == str(rn):  # ability words live at a subrule (207.2c)
-                    return self._newest_number(k)
-                if ref.number == rule:
-                    target = self._newest_number(k)
-                    return None if target is None else target + (rn.letter or "")
+        refs = self._refs()
+        exact, whole = refs.get((doc_id, str(rn))), refs.get((doc_id, rule))
+        if exact is not None and (whole is None or exact[0] <= whole[0]):
+            return self._newest_number(exact[1])  # ability words live at a subrule (207.2c)
+        if whole is not None:
+            target = self._newest_number(whole[1])
+            return None if target is None else target + (rn.letter or "")
         newest_version = self._versions.get(newest) if newest else None
         if newest_version is not None and self._versions.get(doc_id) == newest_version:
             return str(rn)
         era = self._eras.get(doc_id)
         return str(rn) if era is not None and era.current else None
+
+    def _refs(self) -> dict[tuple[str, str], tuple[int, Keyword]]:
+        """``(document, number) -> (index, the first keyword with a rule there)``, built once:
+        `current` runs for every rule of a release when the index grows."""
+        if self._by_ref is None:
+            self._by_ref = {}
+            for i, k in enumerate(self.linked.keywords):
+                for ref in k.rules:
+                    self._by_ref.setdefault((ref.document, ref.number), (i, k))
+        return self._by_ref
 
     def _newest_number(self, k: Keyword) -> str | None:
         newest = self.linked.newest

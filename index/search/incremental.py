@@ -34,7 +34,6 @@ from regelwerk.index.search.members import FILE, SCHEMA, pack, unpack
 from regelwerk.ingest.model.releases import release_key
 
 if TYPE_CHECKING:
-    from regelwerk.index.linking.lineage_table import Chain
     from regelwerk.index.store.corpus import Corpus
 
 #: whoosh's writer memory (MB) before it spills sorted runs to disk.
@@ -67,20 +66,10 @@ def grow(library: Corpus, folder: Path, salt: str) -> None:
 
 def previous(library: Corpus, salt: str) -> Path | None:
     """The newest sound search artefact of this schema on disk, to grow from."""
-    from regelwerk.index.store.disk import TEMP_PREFIX, artefact_problem
+    from regelwerk.index.rules.lookup import previous_artefact
 
-    found = []
-    for folder in (library.store.root / "derived").glob(f"*-{salt}/search"):
-        if folder.parent.name.startswith(TEMP_PREFIX) or not (folder / FILE).exists():
-            continue
-        try:
-            found.append((folder.stat().st_mtime, folder))
-        except OSError:
-            continue
-    for _, folder in sorted(found, reverse=True):
-        if artefact_problem(folder, full=True) is None:
-            return folder
-    return None
+    found = previous_artefact(library, "search", salt)
+    return found if found is not None and (found / FILE).exists() else None
 
 
 def _link(base: Path, folder: Path) -> None:
@@ -205,7 +194,7 @@ class _Growth:
     # -- numbers today ------------------------------------------------------------------------------
     def _renumber(self, chain_ids: set[str]) -> None:
         """Give every occurrence in a release its number today again (the chain changed)."""
-        from regelwerk.index.rules.lookup import lineage_chain
+        from regelwerk.index.rules.lookup import lineage_chain, today_of
 
         chain = lineage_chain(self.library)
         ids = {o: i for o, i in self.con.execute("SELECT ord, id FROM docs WHERE volatile = 0")}
@@ -215,13 +204,12 @@ class _Growth:
             "SELECT m.doc, m.position, m.uid, u.record FROM members m JOIN units u ON u.uid = m.uid "
             "JOIN docs d ON d.ord = m.doc WHERE d.volatile = 0 AND m.position < 100000"
         ).fetchall()
-        fates = chain.fates()
-        newest = chain.releases[-1].id if chain.releases else None
         for doc, pos, uid, blob in rows:
             if doc in self.added:  # written with today's numbers just now
                 continue
             record = records.get(uid) or records.setdefault(uid, unpack(blob))
-            today = _today(chain, fates, newest, ids[doc], pos, record.get("number"), self.library)
+            number = record.get("number")
+            today = today_of(self.library, chain, ids[doc], pos, number)[0] if number else None
             if today != record.get("current"):
                 moves.append((self._unit({**record, "current": today}), doc, pos))
         self.con.executemany("UPDATE members SET uid = ? WHERE doc = ? AND position = ?", moves)
@@ -268,23 +256,6 @@ class _Growth:
         self.con.execute("DELETE FROM scope")
         scope = [(ords[i], lang) for i, lang in default_scope(rows) if i in ords]
         self.con.executemany("INSERT INTO scope VALUES (?, ?)", scope)
-
-
-def _today(
-    chain: Chain, fates: dict[str, Any], newest: str | None, doc: str, pos: int, number: Any, library: Corpus
-) -> str | None:
-    """Where rule `number` at `pos` of release `doc` lives in the newest release (as
-    ``rules.lookup.current_numbers`` says it, without reading the document)."""
-    if not number:
-        return None
-    if doc == newest:
-        return str(number)
-    fate = fates.get(doc, {}).get(pos)
-    if fate is not None:
-        return str(fate.today) if fate.today else None
-    from regelwerk.index.rules.lookup import keyword_links
-
-    return keyword_links(library).current(doc, str(number))
 
 
 def _write_vocabulary(con: sqlite3.Connection, folder: Path) -> None:
