@@ -56,8 +56,17 @@ def lineage_chain(library: Corpus, progress: Callable[[str], None] | None = None
 
     path = lineage_path(library)
     chain = lineage_table.chain_of(library.store.summaries())
-    lineage_table.update(path, chain, library.store.get, progress)
-    return lineage_table.Chain.load(path, chain)
+    computed = lineage_table.update(path, chain, library.store.get, progress)
+    key = (path, tuple(chain))
+    if computed or key not in _CHAINS:
+        # a build asks several times (numbers today for the rules table, the search index):
+        # the steps of 100 releases take seconds to load, and a key names their exact bytes
+        _CHAINS.clear()
+        _CHAINS[key] = lineage_table.Chain.load(path, chain)
+    return _CHAINS[key]
+
+
+_CHAINS: dict[tuple[Path, tuple[Any, ...]], Chain] = {}
 
 
 def lineage_path(library: Corpus) -> Path:
