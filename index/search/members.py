@@ -95,19 +95,27 @@ class Members:
         )
         return {n for (n,) in self.con.execute(sql, [*docs, *args])}
 
-    def place(self, uids: list[int], languages: dict[int, str], version: str | None) -> dict[int, Place]:
-        """Where each unit occurs for a search of `version` (None: the default scope first,
-        then the newest release): ``uid -> (document, version, position)``."""
+    def place(
+        self, uids: list[int], languages: dict[int, str], version: str | None, all_versions: bool = False
+    ) -> dict[int, Place]:
+        """Where each unit occurs for a search of `version`, of the default scope, or of
+        `all_versions` (the default scope first, then the newest release):
+        ``uid -> (document, version, position)``."""
         if not uids:
             return {}
-        marks = ",".join("?" * len(uids))
+        docs: list[int] | None = None
+        if version is not None:
+            docs = [o for o, (_, v, _) in self.docs.items() if v == version]
+        elif not all_versions:
+            docs = list(self._scope)
+        sql = f"SELECT uid, doc, position FROM members WHERE uid IN ({','.join('?' * len(uids))})"
+        args: list[int] = list(uids)
+        if docs is not None:
+            sql += f" AND doc IN ({','.join('?' * len(docs))})"
+            args += docs
         best: dict[int, tuple[tuple[int, int], Place]] = {}
-        for uid, doc, pos in self.con.execute(
-            f"SELECT uid, doc, position FROM members WHERE uid IN ({marks})", uids
-        ):
+        for uid, doc, pos in self.con.execute(sql, args):
             doc_id, ver, rank = self.docs[doc]
-            if version is not None and ver != version:
-                continue
             preferred = int(languages.get(uid, "") in self._scope.get(doc, ()))
             key = (preferred, rank)
             if uid not in best or key > best[uid][0]:

@@ -104,6 +104,7 @@ class SearchEngine:
         self.members = Members(folder)
         self._folder = folder
         self._version: str | None = None
+        self._all_versions = False
         self._vocab: dict[str, tuple[int, str]] | None = None
         self._buckets: dict[str, list[str]] = {}
         self._links: KeywordIndex | None = None
@@ -251,7 +252,7 @@ class SearchEngine:
         if not _WORD.search(text):
             return SearchResult(query, (), ("empty query: type a rule number, a keyword or a question",))
         flt = self._scope(version, all_versions, lang)
-        self._version = version
+        self._version, self._all_versions = version, all_versions
         if flt is not None and not flt:  # whoosh reads an empty filter as "no filter"
             scope = f"version {version} in " if version else ""
             return SearchResult(query, (), (f"no ingested document of {scope}language {lang!r}",))
@@ -614,7 +615,7 @@ class SearchEngine:
         of its occurrence in the scope (see ``members``); ``key`` names that occurrence."""
         found = list(found)
         languages = {int(f["uid"]): str(f.get("language")) for f, _ in found}
-        where = self.members.place(list(languages), languages, self._version)
+        where = self.members.place(list(languages), languages, self._version, self._all_versions)
         out = []
         for f, sc in found:
             place = where.get(int(f["uid"]))
