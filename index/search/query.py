@@ -137,6 +137,7 @@ class SearchEngine:
         table: the newest release by default, one version, or every release."""
         if version is not None:
             self._check_version(version)
+        self._version, self._all_versions = version, all_versions  # where `_placed` looks
         key = (version, all_versions, lang)
         if key not in self._filters:
             self._filters[key] = self.members.allowed(version, all_versions, lang)
@@ -250,7 +251,6 @@ class SearchEngine:
         if not _WORD.search(text):
             return SearchResult(query, (), ("empty query: type a rule number, a keyword or a question",))
         flt = self._scope(version, all_versions, lang)
-        self._version, self._all_versions = version, all_versions
         if flt is not None and not flt:  # whoosh reads an empty filter as "no filter"
             scope = f"version {version} in " if version else ""
             return SearchResult(query, (), (f"no ingested document of {scope}language {lang!r}",))
