@@ -80,12 +80,18 @@ def _library(home: Path, monkeypatch: pytest.MonkeyPatch) -> Library:
     return Library(home)
 
 
+def _grown(home: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch) -> Library:
+    """A library that got `files` one ingest at a time (each build grows the last one)."""
+    library = _library(home, monkeypatch)
+    for f in files:
+        library.ingest([f])
+    return library
+
+
 def test_a_grown_index_equals_a_fresh_one(
     tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    grown = _library(tmp_path / "grown", monkeypatch)
-    for f in files:
-        grown.ingest([f])
+    _grown(tmp_path / "grown", files, monkeypatch)
     fresh = _library(tmp_path / "fresh", monkeypatch)
     fresh.ingest(files)
     assert _state(tmp_path / "grown") == _state(tmp_path / "fresh")
@@ -118,9 +124,7 @@ def test_adding_a_release_keeps_the_previous_segments(
 def test_an_unchanged_rule_is_one_unit_and_its_number_today_follows_lineage(
     tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    library = _library(tmp_path / "home", monkeypatch)
-    for f in files:
-        library.ingest([f])
+    library = _grown(tmp_path / "home", files, monkeypatch)
     old = library.search("flanking", version="2020-01-01")["hits"]
     assert (old[0]["number"], old[0]["current"], old[0]["version"]) == ("100.2", "100.3", "2020-01-01")
     assert [h["version"] for h in library.search("flanking")["hits"]][:1] == ["2020-03-01"]
