@@ -16,15 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from regelwerk.index.store.disk import CHECKSUMS, TEMP_PREFIX, Store, artefact_problem, discard, real_dir
-from regelwerk.ingest.model.errors import RegelwerkError, StoreError
-from regelwerk.ingest.model.message import N_, msg
+from regelwerk.ingest.model.errors import RegelwerkError, StoreError, sentence
+from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.records import ParsedDocument
 
 FIX = "run `regelwerk doctor --repair`"
 #: SQLite databases beside the derived versions: lineage is rebuilt from the records, the card
 #: database only from the card files (so its repair asks for them again).
 DATABASES = {"lineage/*.sqlite": "rule lineage", "cards/cards.sqlite": "card database"}
-CARDS_AGAIN = "ingest your MTGJSON card files again"
 
 
 def database_problem(path: Path) -> str | None:
@@ -51,8 +50,8 @@ def database_problem(path: Path) -> str | None:
     return None
 
 
-def _databases(home: Path) -> list[tuple[Path, str]]:
-    return [(path, what) for pattern, what in DATABASES.items() for path in sorted(home.glob(pattern))]
+def _databases(home: Path) -> list[Path]:
+    return [path for pattern in DATABASES for path in sorted(home.glob(pattern))]
 
 
 def heal(home: Path) -> list[str]:
@@ -62,7 +61,7 @@ def heal(home: Path) -> list[str]:
     from regelwerk.index.store.disk import damaged_artefacts
 
     store = Store(home)
-    healed = _structure(store, ("derived", "lineage"))
+    healed = [str(m) for m in _structure(store, ("derived", "lineage"))]
     with store.building():
         cards = database_problem(home / "cards" / "cards.sqlite")
         if cards is not None:
@@ -94,20 +93,22 @@ def _load(path: Path) -> ParsedDocument:
     return ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 
-def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> str | None:
-    path = store.record_path(doc_id)
+def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> Message | None:
+    path = str(store.record_path(doc_id))
     try:
-        parsed = _load(path)
+        parsed = _load(Path(path))
     except FileNotFoundError:
-        return f"{path}: the record of {doc_id!r} is missing"
+        return msg(N_("{path}: the record of {doc_id!r} is missing"), path=path, doc_id=doc_id)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        return f"{path}: the record of {doc_id!r} is damaged ({type(exc).__name__})"
+        return msg(N_("{path}: the record of {doc_id!r} is damaged ({error})"), path=path, doc_id=doc_id,
+                   error=type(exc).__name__)
     if parsed.document.sha256 != entry.get("sha256") or parsed.document.id != doc_id:
-        return f"{path}: the record of {doc_id!r} does not match its sha256 in the manifest"
+        return msg(N_("{path}: the record of {doc_id!r} does not match its sha256 in the manifest"),
+                   path=path, doc_id=doc_id)
     return None
 
 
-def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> str:
+def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> Message:
     """Parse a damaged document again from its source (or the packaged seed); what happened."""
     from regelwerk.index.store.corpus import seed_files
     from regelwerk.ingest import parse_bytes, read_document
@@ -121,26 +122,28 @@ def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> str:
             data = read_document(source)
         except RegelwerkError as exc:
             store.remove(doc_id)
-            return f"{doc_id}: dropped; {exc}"
+            return msg(N_("{doc_id}: dropped; {why}"), doc_id=doc_id, why=sentence(exc))
     else:
         store.remove(doc_id)
-        return f"{doc_id}: dropped; its source {source or '?'} is gone: ingest it again to restore it"
+        return msg(N_("{doc_id}: dropped; its source {source} is gone: ingest it again to restore it"),
+                   doc_id=doc_id, source=source or "?")
     try:
         parsed = parse_bytes(data, source, entry.get("summary", {}).get("kind"))
     except RegelwerkError as exc:
         store.remove(doc_id)
-        return f"{doc_id}: dropped; its source no longer parses ({exc})"
+        return msg(N_("{doc_id}: dropped; its source no longer parses ({why})"), doc_id=doc_id,
+                   why=sentence(exc))
     store.remove(doc_id)
     store.put(parsed, origin=str(entry.get("origin", "user")))
-    return f"{doc_id}: re-read from {source}"
+    return msg(N_("{doc_id}: re-read from {source}"), doc_id=doc_id, source=source)
 
 
-def _rebuild_manifest(store: Store, entries: dict[str, Any]) -> list[str]:
+def _rebuild_manifest(store: Store, entries: dict[str, Any]) -> list[Arg]:
     """The manifest `entries` plus every readable record it does not list (the records hold
     everything the manifest does); a record file that cannot be read and that no entry names
     is moved to ``store/damaged/`` (nothing is deleted) and named, so its loss is never silent."""
     docs = dict(entries)
-    out = []
+    out: list[Arg] = []
     for path in sorted((store.root / "store" / "docs").glob("*.json")):
         if path.stem in docs or path.name.startswith("."):
             continue
@@ -149,25 +152,26 @@ def _rebuild_manifest(store: Store, entries: dict[str, Any]) -> list[str]:
             if parsed.document.id != path.stem:
                 raise ValueError("another document's record")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            out.append(f"an unreadable record the manifest does not list: {_set_aside(store, path)}; "
-                       "ingest its file again if it was yours")
+            out.append(msg(N_("an unreadable record the manifest does not list: {moved}; ingest its file "
+                              "again if it was yours"), moved=_set_aside(store, path)))
             continue
         origin = "seed" if parsed.document.source.startswith("seeds/") else "user"
         docs[parsed.document.id] = {"sha256": parsed.document.sha256, "origin": origin,
                                     "summary": parsed.summary()}
     store.reset_manifest(docs)
-    return [f"manifest.json rebuilt: {len(docs)} documents, {len(docs) - len(entries)} of them from records "
-            "it did not list", *out]
+    rebuilt = msg(N_("manifest.json rebuilt: {n} documents, {new} of them from records it did not list"),
+                  n=str(len(docs)), new=str(len(docs) - len(entries)))
+    return [rebuilt, *out]
 
 
-def _set_aside(store: Store, path: Path) -> str:
+def _set_aside(store: Store, path: Path) -> Message:
     """Move a damaged store file to ``store/damaged/`` (nothing of the user's is deleted)."""
     aside = store.root / "store" / "damaged" / path.name
     real_dir(aside.parent)
     discard(aside)
     if path.exists() or path.is_symlink():
         path.rename(aside)
-    return f"{path} moved to {aside}"
+    return msg(N_("{path} moved to {aside}"), path=str(path), aside=str(aside))
 
 
 def _orphans(store: Store, entries: dict[str, Any]) -> list[str]:
@@ -196,29 +200,29 @@ def _artefacts(store: Store) -> tuple[list[Path], list[Path]]:
 FOLDERS = ("store/docs", "derived", "lineage", "cards")
 
 
-def _structure(store: Store, folders: tuple[str, ...] = FOLDERS) -> list[str]:
+def _structure(store: Store, folders: tuple[str, ...] = FOLDERS) -> list[Arg]:
     """Folders of the store that are not folders (a file, a link loop): made folders again."""
-    out = []
+    out: list[Arg] = []
     for rel in folders:
         path = store.root / rel
         if path.is_symlink() or (path.exists() and not path.is_dir()):
             real_dir(path)
-            out.append(f"{path}: not a directory; replaced by an empty one")
+            out.append(msg(N_("{path}: not a directory; replaced by an empty one"), path=str(path)))
     return out
 
 
 def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
     """``{"home", "documents", "artefacts", "problems", "repaired", "healthy"}``."""
     store = Store(home)
-    problems: list[str] = []
-    repaired: list[str] = []
+    problems: list[Arg] = []
+    repaired: list[Arg] = []
     with store.writing(), store.building():
         if repair:
             repaired += _structure(store)
         try:
             entries = dict(store.manifest()["documents"])
         except RegelwerkError as exc:
-            problems.append(str(exc))
+            problems.append(sentence(exc))
             if not repair:
                 return _result(home, 0, 0, problems, repaired)
             repaired.append(_set_aside(store, store.manifest_path))
@@ -226,8 +230,10 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
             entries = dict(store.manifest()["documents"])
         orphans = _orphans(store, entries)
         if orphans:
-            problems.append(f"{len(orphans)} stored record(s) the manifest does not list "
-                            f"({', '.join(orphans[:3])}); a lost manifest was replaced")
+            lost = (N_("{n} stored record the manifest does not list ({ids}); a lost manifest was replaced")
+                    if len(orphans) == 1 else
+                    N_("{n} stored records the manifest does not list ({ids}); a lost manifest was replaced"))
+            problems.append(msg(lost, n=str(len(orphans)), ids=", ".join(orphans[:3])))
             if repair:
                 repaired += _rebuild_manifest(store, entries)
                 entries = dict(store.manifest()["documents"])
@@ -239,7 +245,7 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
 
 
 def _check_records(
-    store: Store, entries: dict[str, Any], problems: list[str], repaired: list[str] | None
+    store: Store, entries: dict[str, Any], problems: list[Arg], repaired: list[Arg] | None
 ) -> int:
     """How many records are sound; each damaged one is a problem (re-read when repairing)."""
     good = 0
@@ -254,52 +260,60 @@ def _check_records(
     return good
 
 
-def _check_derived(store: Store, problems: list[str], repaired: list[str] | None) -> int:
+def _check_derived(store: Store, problems: list[Arg], repaired: list[Arg] | None) -> int:
     """How many derived artefacts are sound; damaged ones, leftovers of killed builds and
     damaged databases are problems (removed when repairing, to be built again)."""
     artefacts, temps = _artefacts(store)
-    problems += [f"{t}: left by a build that did not finish" for t in temps]
+    problems += [msg(N_("{path}: left by a build that did not finish"), path=str(t)) for t in temps]
     sound = 0
     for art in artefacts:
-        why = artefact_problem(art, full=True)
-        if why is None:
+        damage = artefact_problem(art, full=True)
+        if damage is None:
             sound += 1
         else:
-            problems.append(why)
+            problems.append(damage)
             temps.append(art)
-    for path, what in _databases(store.root):
+    for path in _databases(store.root):
         why = database_problem(path)
         if why is not None:
             problems.append(why)
             temps.append(path)
             if repaired is not None and path.parent.name == "cards":
-                repaired.append(f"{path}: the {what} was removed; {CARDS_AGAIN}")
+                gone = N_("{path}: the card database was removed; ingest your MTGJSON card files again")
+                repaired.append(msg(gone, path=str(path)))
     if repaired is not None:
         for path in temps:
             discard(path)
             for suffix in ("-wal", "-shm", "-journal"):
                 discard(path.with_name(path.name + suffix))
-            repaired.append(f"{path}: removed")
+            repaired.append(msg(N_("{path}: removed"), path=str(path)))
     return sound
 
 
-def _rebuild(home: Path) -> str:
+def _rebuild(home: Path) -> Message:
     """Build every derived structure of the current documents now, not at the next command
     (the one builder: lineage, keyword links, rules table, search index)."""
     from regelwerk.index.store.build import build
     from regelwerk.index.store.corpus import Corpus
 
     build(Corpus(home))
-    return "derived data (rule lineage, keyword links, rules table, search index) built anew"
+    return msg(N_("derived data (rules table, keyword links, search index) built for the current documents"))
 
 
-def _result(home: Path, good: int, sound: int, problems: list[str], repaired: list[str]) -> dict[str, Any]:
+def _result(home: Path, good: int, sound: int, problems: list[Arg], repaired: list[Arg]) -> dict[str, Any]:
+    """The payload: ``problems`` and ``repaired`` as English sentences, and beside them as
+    template + arguments (``problem_messages``, ``repaired_messages``) for other readers."""
+    def as_data(found: list[Arg]) -> list[Any]:
+        return [m.to_dict() if isinstance(m, Message) else m for m in found]
+
     return {
         "home": str(home),
         "documents": good,
         "artefacts": sound,
-        "problems": problems,
-        "repaired": repaired,
+        "problems": [str(p) for p in problems],
+        "repaired": [str(r) for r in repaired],
+        "problem_messages": as_data(problems),
+        "repaired_messages": as_data(repaired),
         "healthy": not problems or bool(repaired),
     }
 
