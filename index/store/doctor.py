@@ -21,9 +21,12 @@ from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.records import ParsedDocument
 
 FIX = "run `regelwerk doctor --repair`"
-#: SQLite databases beside the derived versions: lineage is rebuilt from the records, the card
-#: database only from the card files (so its repair asks for them again).
-DATABASES = {"lineage/*.sqlite": "rule lineage", "cards/cards.sqlite": "card database"}
+#: SQLite databases beside the derived versions: lineage and linking's per-release lookups are
+#: rebuilt from the records, the card database only from the card files (so its repair asks
+#: for them again).
+DATABASES = ("lineage/*.sqlite", "linking/*.sqlite", "cards/cards.sqlite")
+#: The folders of those that only hold derived data (a damaged one is simply made again).
+DERIVED_FOLDERS = ("derived", "lineage", "linking")
 
 
 def database_problem(path: Path) -> str | None:
@@ -61,7 +64,7 @@ def heal(home: Path) -> list[str]:
     from regelwerk.index.store.disk import damaged_artefacts
 
     store = Store(home)
-    healed = [str(m) for m in _structure(store, ("derived", "lineage"))]
+    healed = [str(m) for m in _structure(store, DERIVED_FOLDERS)]
     with store.building():
         cards = database_problem(home / "cards" / "cards.sqlite")
         if cards is not None:
@@ -72,8 +75,8 @@ def heal(home: Path) -> list[str]:
             if folder is not None:
                 discard(folder)
                 healed.append(why)
-        for path in sorted(home.glob("lineage/*.sqlite")):
-            if database_problem(path) is not None:
+        for path in _databases(home):
+            if path.parent.name in DERIVED_FOLDERS and database_problem(path) is not None:
                 discard(path)
                 healed.append(str(path))
     return healed
@@ -197,7 +200,7 @@ def _artefacts(store: Store) -> tuple[list[Path], list[Path]]:
     return [p for p in found if p not in temps], stray + temps
 
 
-FOLDERS = ("store/docs", "derived", "lineage", "cards")
+FOLDERS = ("store/docs", *DERIVED_FOLDERS, "cards")
 
 
 def _structure(store: Store, folders: tuple[str, ...] = FOLDERS) -> list[Arg]:
