@@ -35,12 +35,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.fuzzing
 
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from tests.fuzzing import command_args, damage, html_bytes, ingest_bytes, store_damage
 
 HANG = 5.0
+#: hypothesis's seed (``--seed``): runs in parallel processes draw different cases.
+SEED = [0]
 CR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
 CARDS = CR.parents[1] / "cards"
 
@@ -68,8 +70,11 @@ def campaign(
 
     @settings(max_examples=cases, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
+    @seed(SEED[0])
     @given(strategy)
     def run(value: Any) -> None:
+        if sum(counts.values()) % 500 == 0:
+            print(f"  {name}: {sum(counts.values())} cases, {dict(counts)}", file=sys.stderr, flush=True)
         signal.alarm(30)
         start = time.perf_counter()
         try:
@@ -126,7 +131,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cases", type=int, default=5000)
     parser.add_argument("--only", default="args,ingest,html,damage,queries")
+    parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (parallel runs differ)")
+    parser.add_argument("--keys", type=Path, help="write the distinct damage cases here (JSON), to count "
+                        "the union of parallel runs")
     opts = parser.parse_args()
+    SEED[0] = opts.seed
     signal.signal(signal.SIGALRM, _alarm)
     from typer.testing import CliRunner
 
@@ -209,6 +218,10 @@ def main() -> None:
         if name == "damage":
             result.update({"distinct cases": len(distinct), "distinct single damages": len(singles),
                            "with an ingest": ingests[0]})
+            if opts.keys is not None:
+                import json
+
+                opts.keys.write_text(json.dumps(sorted(distinct)), encoding="utf-8")
         if name == "queries" and timings:
             ordered = sorted(timings)
             result.update({"lookups": len(ordered), "max s": round(ordered[-1], 3),
