@@ -158,13 +158,16 @@ def build_rules_table(library: Corpus, folder: Path, base: Path | None = None) -
             con.executescript(_SCHEMA)
         summaries = {str(d["id"]): d for d in library.store.summaries()}
         chain = {r.id for r in chain_of(summaries.values())}
-        have = dict(con.execute("SELECT id, sha256 FROM docs").fetchall())
+        rows = con.execute("SELECT id, kind, language, version, sha256 FROM docs").fetchall()
+        have = {r[0]: r[4] for r in rows}
+        cols = ("id", "kind", "language", "version", "sha256")
+        was_chain = {r.id for r in chain_of(dict(zip(cols, r, strict=True)) for r in rows)}
         gone = [i for i, sha in have.items() if summaries.get(i, {}).get("sha256") != sha or i not in chain]
         for doc_id in gone:
             con.execute("DELETE FROM sections WHERE doc = ?", (doc_id,))
             con.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
         new = [library.store.get(i) for i in summaries if i not in have or i in gone]
-        if any(i in chain for i in gone) or any(p.document.id in chain for p in new):
+        if any(i in chain or i in was_chain for i in gone) or any(p.document.id in chain for p in new):
             _renumber(library, con, {i for i in have if i not in gone})
         _insert(library, con, new)
         ranks = _doc_ranks(summaries.values())

@@ -151,7 +151,11 @@ def lock_timeout(default: float = BUILD_TIMEOUT) -> float:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    folder = path.parent
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise StoreError(msg(N_("{path} is damaged ({why}); run `regelwerk doctor --repair`"),
+                             path=str(folder), why="not a directory"))
+    folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -205,8 +209,10 @@ class Store:
         """The manifest; a missing one is an empty store, a damaged one a StoreError naming
         the fix (never silently an empty store, which the next ingest would make permanent)."""
         if self._manifest is None:
-            data = self._read_manifest()
-            if not isinstance(data, dict) or (data and not _manifest_shape_ok(data)):
+            data = self._read_manifest()  # None: there is none yet
+            if data is None:
+                data = {}
+            elif not isinstance(data, dict) or "version" not in data or not _manifest_shape_ok(data):
                 raise StoreError(msg(N_("{path} is not a regelwerk manifest; run `regelwerk doctor "
                                         "--repair`"),
                                      path=str(self.manifest_path)))
@@ -223,7 +229,7 @@ class Store:
             if self._records_on_disk():
                 raise StoreError(msg(N_("{path} is missing but documents are stored; run `regelwerk doctor "
                                         "--repair`"), path=str(where))) from None
-            return {}
+            return None
         except (ValueError, OSError) as exc:  # not JSON, not UTF-8, a directory, a link loop
             if isinstance(exc, OSError) and exc.errno not in (errno.EISDIR, errno.ELOOP):
                 raise  # an unreadable home stays an OSError (the CLI names REGELWERK_HOME)

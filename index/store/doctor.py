@@ -41,6 +41,8 @@ def database_problem(path: Path) -> str | None:
             rows = con.execute("PRAGMA quick_check").fetchall()
             if rows == [("ok",)]:  # the structure is sound: is every value readable too?
                 tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                if not tables:  # SQLite reads a file shorter than its header as an empty database
+                    rows = [("no tables",)]
                 for table in tables:
                     for _ in con.execute(f'SELECT * FROM "{table}"'):
                         pass
