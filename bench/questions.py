@@ -6,8 +6,9 @@ that answer it in the 2026-04-17 CR and a word the first answer must contain. A 
 language is held out (``split`` = ``held``): tuning looks at the ``dev`` rows only, the held
 rows are scored for the final report. Run ``python bench/questions.py`` from the repository
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
-the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--misses`` lists
-the questions whose answer is not first.
+the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
+the fresh held-out set (``tests/relevance/fresh.tsv``), ``--misses`` lists the questions whose
+answer is not first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "questions.tsv"
+#: The second, fresh held-out set (``split`` = ``fresh``): written and committed before the
+#: second round of ranking changes, after the first held-out part had been looked at.
+FRESH = QUESTIONS.with_name("fresh.tsv")
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -39,7 +43,12 @@ class Question:
 
 
 def load_questions(path: Path = QUESTIONS, split: str | None = "dev") -> list[Question]:
-    """The questions of one split (``dev``, ``held``; None: all), in file order."""
+    """The questions of one split (``dev``, ``held``; None: all), in file order.
+
+    ``fresh`` reads the fresh held-out file (`FRESH`) instead.
+    """
+    if split == "fresh" and path == QUESTIONS:
+        path = FRESH
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#") or line.startswith("split\t"):
