@@ -240,3 +240,20 @@ def test_plain_search_imports_no_query_parser_or_fuzzy_matcher(library: Corpus) 
     stdout, loaded = cli_imports(library.home, ["search", "banding"], heavy)
     assert "702.22" in stdout
     assert loaded == []
+
+
+def test_examples_are_a_field_of_their_own(engine: SearchEngine) -> None:
+    # 702.19c's example has the defending player; its rule text does not. The example is
+    # searchable (ex_en) but weighed apart from the rule's own words (text_en).
+    from whoosh import query as wq
+
+    searcher = engine.searcher
+    doc = next(
+        d
+        for d in searcher.document_numbers(number="702.19c")
+        if str(searcher.stored_fields(d)["document"]).endswith("2026-04-17")
+    )
+    (term,) = engine._analyze("en", "defending")
+    assert doc not in set(searcher.docs_for_query(wq.Term("text_en", term)))
+    assert doc in set(searcher.docs_for_query(wq.Term("ex_en", term)))
+    assert "defending player" in searcher.stored_fields(doc)["text"]  # the hit still shows it

@@ -1,7 +1,7 @@
 """The whoosh index over every ingested document: schema, build, and opening it.
 
 One whoosh document per numbered section, keyword section and glossary entry. Each language
-has its own title, context and text fields analyzed by that language's analyzer (see
+has its own title, context, section-title, text and examples fields analyzed by that language's analyzer (see
 ``analysis``): a German section fills the ``*_de`` fields, an English one the ``*_en`` fields,
 and the keyword names linking knows are added in *both* languages to the context fields, so
 "banding" also finds the German "Bündnisfähigkeit" rules. Only keyword rules get context: a
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search10-sect"
+INDEX_SALT = "search11-examples"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -56,6 +56,7 @@ def schema() -> Schema:
         title=STORED(),
         term=STORED(),
         text=STORED(),
+        sect=STORED(),  # the enclosing sections' titles, for re-ranking by coverage
         title_en=TEXT(analyzer=en),
         title_de=TEXT(analyzer=de),
         ctx_en=TEXT(analyzer=en),
@@ -64,6 +65,8 @@ def schema() -> Schema:
         sect_de=TEXT(analyzer=de),
         text_en=TEXT(analyzer=en),
         text_de=TEXT(analyzer=de),
+        ex_en=TEXT(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
+        ex_de=TEXT(analyzer=de),
         language=ID(stored=True),
         document=ID(stored=True),
         version=ID(stored=True),
@@ -191,6 +194,7 @@ def _section_record(
     sect = " ".join(t.title for t in ancestors if t is not None and t.title)
     text = s.text if s.text != s.title else ""
     body = "\n".join([text, *s.examples])
+    examples = "\n".join(s.examples)
     return {
         "key": f"{d.id}#{s.position}",
         "number": s.number,
@@ -199,11 +203,13 @@ def _section_record(
         "title": title,
         "term": None,
         "text": body or s.title,
+        "sect": sect,
         f"title_{s.language}": s.title or s.keyword or "",
         "ctx_en": " ".join(ctx["en"]),
         "ctx_de": " ".join(ctx["de"]),
         f"sect_{s.language}": sect,
-        f"text_{s.language}": body,
+        f"text_{s.language}": text,
+        f"ex_{s.language}": examples,
         "language": s.language,
         "document": d.id,
         "version": d.version,
