@@ -89,14 +89,9 @@ def doctor(
     data = Library().doctor(repair=repair)
 
     def render(con: Console) -> None:
-        for line in data["problems"]:
-            con.print(f"problem: {line}", markup=False, soft_wrap=True)
-        for line in data["repaired"]:
-            con.print(f"repaired: {line}", markup=False, soft_wrap=True)
-        state = "healthy" if not data["problems"] else ("repaired" if data["repaired"] else "damaged")
-        hint = " (run `regelwerk doctor --repair`)" if state == "damaged" else ""
-        con.print(f"{data['documents']} documents and {data['artefacts']} derived artefacts sound; "
-                  f"store {state}{hint}: {data['home']}", markup=False, soft_wrap=True)
+        from regelwerk.cli.archive import render_doctor
+
+        render_doctor(con, data)
 
     emit(data, json_mode, render)
     if not data["healthy"]:

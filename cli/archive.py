@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from regelwerk.cli.i18n import N_, _, message, ngettext
 from regelwerk.cli.options import JsonOption
 from regelwerk.cli.output import console, emit
 
@@ -26,10 +27,10 @@ def forget(
 
     def render(con: Console) -> None:
         gone = data["forgotten"]
-        con.print(
-            f"forgot {gone['id']} ({gone['version'] or gone['kind']}); {data['documents']} documents remain",
-            markup=False,
-        )
+        line = ngettext("forgot {id} ({what}); {n} document remains",
+                        "forgot {id} ({what}); {n} documents remain", data["documents"])
+        con.print(line.format(id=gone["id"], what=gone["version"] or gone["kind"], n=data["documents"]),
+                  markup=False)
 
     emit(data, json_mode, render)
 
@@ -56,7 +57,7 @@ def update(
             console=console(stderr=True),
             transient=True,
         ) as bar:
-            task = bar.add_task("downloading", total=None)
+            task = bar.add_task(_("downloading"), total=None)
 
             def progress(done: int, total: int | None) -> None:
                 bar.update(task, completed=done, total=total)
@@ -76,20 +77,42 @@ def update(
 
 def render_update(con: Console, data: dict[str, Any]) -> None:
     if not data["updated"]:
-        con.print(
-            f"up to date: {data['url']} is the {data['version']} release; "
-            f"the newest stored is {data['previous']}",
-            markup=False,
-        )
+        line = _("up to date: {url} is the {version} release; the newest stored is {previous}")
+        shown = line.format(url=data["url"], version=data["version"], previous=data["previous"])
+        con.print(shown, markup=False)
         return
-    con.print(f"ingested the {data['version']} rules from {data['url']} as {data['document']}", markup=False)
+    line = _("ingested the {version} rules from {url} as {document}")
+    shown = line.format(version=data["version"], url=data["url"], document=data["document"])
+    con.print(shown, markup=False)
     if data["previous"]:
-        counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items() if n) or "no rule changes"
-        gloss = ", ".join(f"{n} {k}" for k, n in data["glossary_counts"].items() if n)
-        con.print(
-            f"since {data['previous']}: {counts}" + (f"; glossary: {gloss}" if gloss else ""), markup=False
-        )
-        con.print(f"details: regelwerk diff {data['previous']} {data['version']}", markup=False)
+        from regelwerk.cli.history import change_counts
+
+        counts = change_counts(data["counts"], data["glossary_counts"])
+        since = _("since {previous}: {counts}").format(previous=data["previous"], counts=counts)
+        con.print(since, markup=False)
+        con.print(_("details: regelwerk diff {old} {new}").format(old=data["previous"], new=data["version"]),
+                  markup=False)
+
+
+#: The doctor's verdict on the store, one sentence per state.
+DOCTOR_STATES = {
+    "healthy": N_("{documents} documents and {artefacts} derived artefacts sound; store healthy: {home}"),
+    "repaired": N_("{documents} documents and {artefacts} derived artefacts sound; store repaired: {home}"),
+    "damaged": N_("{documents} documents and {artefacts} derived artefacts sound; store damaged "
+                  "(run `regelwerk doctor --repair`): {home}"),
+}
+
+
+def render_doctor(con: Console, data: dict[str, Any]) -> None:
+    """What the doctor found and mended, then its verdict."""
+    for key, label in (("problem", _("problem: {message}")), ("repaired", _("repaired: {message}"))):
+        found = data.get(f"{key}_messages") or data["problems" if key == "problem" else "repaired"]
+        for line in found:
+            con.print(label.format(message=message(line)), markup=False, soft_wrap=True)
+    state = "healthy" if not data["problems"] else ("repaired" if data["repaired"] else "damaged")
+    verdict = _(DOCTOR_STATES[state]).format(documents=data["documents"], artefacts=data["artefacts"],
+                                             home=data["home"])
+    con.print(verdict, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

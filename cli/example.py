@@ -8,6 +8,7 @@ import typer
 
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import Commands, bad_usage, emit
+from regelwerk.ingest.model.message import N_, msg
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -55,7 +56,7 @@ def run_command(
     from regelwerk.index.facade import Library
 
     if all_ == (scenario is not None):
-        bad_usage("give either a scenario id or file, or --all")
+        bad_usage(msg(N_("give either a scenario id or file, or --all")))
     data = Library().example(None if all_ else scenario, lang=lang)
     results = data["scenarios"]
     words = WORDS[lang or "de"]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from regelwerk.cli.i18n import N_, _, ngettext
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import emit
 
@@ -81,13 +82,13 @@ def words(diff: list[list[str]], context: int = CONTEXT_WORDS) -> str:
     return " ".join(p for p in out if p)
 
 
-def named(title: str | None, names: dict[str, str | None] | None, lang: str | None) -> str:
-    """A title for a reader of `lang`: German readers get the German name beside the English
-    title the rules print ("Banding (Bündnisfähigkeit)")."""
-    german = (names or {}).get("de")
-    if lang == "de" and title and german and german != title:
-        return f"{title} ({german})"
-    return title or ""
+def named(title: str | None, names: dict[str, str | None] | None) -> str:
+    """A title with its German name beside it where the term tables know one, as in rule
+    headings ("Banding · Bündnis"); history and diff show English releases, so the title is
+    the English one the rules print."""
+    from regelwerk.cli.bilingual import titled
+
+    return titled(title or "", names, "en") if title else ""
 
 
 def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str | None = None) -> None:
@@ -95,8 +96,9 @@ def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str 
 
     lineage = data["lineage"]
     last = next((e for e in reversed(lineage) if e["title"]), None)
-    title = named(last["title"], last.get("names"), lang) if last else ""
-    con.print(f"[bold]{escape(title or data['query'])}[/bold]  [dim]({len(lineage)} releases)[/dim]")
+    title = named(last["title"], last.get("names")) if last else ""
+    releases = ngettext("{n} release", "{n} releases", len(lineage)).format(n=len(lineage))
+    con.print(f"[bold]{escape(title or data['query'])}[/bold]  [dim]({escape(releases)})[/dim]")
     rows = (
         [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in lineage]
         if full
@@ -105,7 +107,8 @@ def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str 
     for run in rows:
         span = run["from"] if run["from"] == run["to"] else f"{run['from']} .. {run['to']}"
         number = run["number"] or "—"
-        change = "" if run["change"] == "same" else f"  [yellow]{escape(run['change'])}[/yellow]"
+        said = _(CHANGE_WORDS[run["change"]]) if run["change"] in CHANGE_WORDS else run["change"]
+        change = "" if run["change"] == "same" else f"  [yellow]{escape(said)}[/yellow]"
         con.print(f"[bold]{escape(number):<10}[/bold] {escape(span)}{change}")
         if run.get("diff") and any(op != "=" for op, _ in run["diff"]):
             con.print(f"    {words(run['diff'])}")
@@ -121,27 +124,60 @@ _MARKS = {
 }
 
 
+#: How many rules changed which way ("8 added"), by the kinds of change the library reports.
+CHANGE_COUNTS = {
+    "added": N_("{n} added"),
+    "removed": N_("{n} removed"),
+    "renumbered": N_("{n} renumbered"),
+    "changed": N_("{n} changed"),
+    "split": N_("{n} split"),
+    "merged": N_("{n} merged"),
+}
+#: What happened to a rule at one release of its history.
+CHANGE_WORDS = {
+    "new": N_("new"),
+    "same": N_("same"),
+    "changed": N_("changed"),
+    "renumbered": N_("renumbered"),
+    "removed": N_("removed"),
+    "split": N_("split"),
+    "merged": N_("merged"),
+    "added": N_("added"),
+}
+
+
+def change_counts(counts: dict[str, int], glossary: dict[str, int]) -> str:
+    """"8 added, 5 changed; glossary: 1 added" in the interface language."""
+    def said(found: dict[str, int]) -> str:
+        return ", ".join(
+            (_(CHANGE_COUNTS[k]) if k in CHANGE_COUNTS else "{n} " + k).format(n=n)
+            for k, n in found.items() if n
+        )
+
+    text = said(counts) or _("no rule changes")
+    gloss = said(glossary)
+    return _("{counts}; glossary: {glossary}").format(counts=text, glossary=gloss) if gloss else text
+
+
 def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> None:
     from rich.markup import escape
 
-    counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items() if n)
-    gloss = ", ".join(f"{n} {k}" for k, n in data["glossary_counts"].items() if n)
-    con.print(
-        f"[bold]{data['from']} → {data['to']}[/bold]: {counts or 'no rule changes'}"
-        + (f"; glossary: {gloss}" if gloss else "")
-    )
+    con.print(f"[bold]{data['from']} → {data['to']}[/bold]: "
+              f"{escape(change_counts(data['counts'], data['glossary_counts']))}")
     group = None
     for c in data["changes"]:
         if c["section"] != group:
             group = c["section"]
-            heading = group if group == "Glossary" else f"Section {group}"
+            heading = _("Glossary") if group == "Glossary" else _("Section {number}").format(number=group)
             con.print(f"[bold underline]{escape(heading)}[/bold underline]")
         if c["change"] in ("renumbered", "split", "merged"):
             label = f"{c['old']} → {c['new']}"
         else:
             label = c["new"] or c["old"] or ""
-        title = named(c["title"], c.get("names"), lang)
-        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(title)}")
+        title = named(c["title"], c.get("names"))
+        if c.get("kind") == "glossary":  # a glossary entry's label is its term: show it once
+            label, title = title, ""
+        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(title)}".rstrip())
         if c["change"] in ("changed", "renumbered", "merged", "split") and any(
             op != "=" for op, _ in c["diff"]
         ):

@@ -112,7 +112,7 @@ def localize(command: Any, lang: str | None = None) -> Any:
         if id(cmd) in seen:
             return
         seen.add(id(cmd))
-        for attr in ("help", "short_help", "epilog"):
+        for attr in ("help", "short_help", "epilog", "options_metavar", "subcommand_metavar"):
             text = getattr(cmd, attr, None)
             if isinstance(text, str) and text:
                 setattr(cmd, attr, _lookup(t, text))
@@ -157,15 +157,96 @@ def install_for_typer(lang: str | None = None) -> None:
     without touching the environment. Our catalog carries German for them (tools/i18n.py).
     """
     import typer.core
+    from typer._click.core import Context
+    from typer._click.formatting import HelpFormatter
 
-    typer.core._ = catalog(lang or current()).gettext  # type: ignore[attr-defined]
+    t = catalog(lang or current())
+    typer.core._ = t.gettext  # type: ignore[attr-defined]
+
+    class Formatter(HelpFormatter):
+        """click writes a fixed English "Usage: " before each usage line; this one asks the
+        catalog (the same for every command, so it is set on click's Context class)."""
+
+        def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+            super().write_usage(prog, args, t.gettext("Usage: ") if prefix is None else prefix)
+
+    Context.formatter_class = Formatter
 
 
 def message(data: Any) -> str:
     """A ``Message.to_dict()`` (``{"id": template, "args": {...}}``) in the interface language;
-    arguments that are messages themselves are translated too."""
+    arguments that are messages themselves are translated too. A plain string is shown as it is."""
+    if isinstance(data, str):
+        return data
     args = {k: message(v) if isinstance(v, dict) else str(v) for k, v in data.get("args", {}).items()}
     return _(str(data["id"])).format(**args)
+
+
+def text(found: Any) -> str:
+    """A `Message` (or a plain string) in the interface language."""
+    to_dict = getattr(found, "to_dict", None)
+    return message(to_dict()) if callable(to_dict) else str(found)
+
+
+def error(exc: BaseException) -> str:
+    """An error's sentence in the interface language: its `Message` where it carries one."""
+    found = getattr(exc, "message", None)
+    return text(found) if found is not None else str(exc)
+
+
+#: click's own usage messages (typer vendors click without gettext), as templates whose German
+#: the catalog carries; `usage_message` recognises a message by its template and translates it.
+CLICK_MESSAGES = (
+    N_("No such option: {option}"),
+    N_("No such option: {option} (Possible options: {options})"),
+    N_("Missing argument {name}."),
+    N_("Missing option {name}."),
+    N_("Missing parameter: {name}"),
+    N_("Invalid value for {name}: {problem}"),
+    N_("Invalid value: {problem}"),
+    N_("Got unexpected extra argument ({args})"),
+    N_("Got unexpected extra arguments ({args})"),
+    N_("Option {name} requires an argument."),
+    N_("Option {name} requires {n} arguments."),
+    N_("Option {name} does not take a value."),
+    N_("Argument {name} takes {n} values."),
+    N_("{value!r} is not a valid {kind}."),
+    N_("{value!r} is not one of {choices}."),
+)
+
+
+@functools.cache
+def _click_patterns() -> tuple[tuple[Any, str], ...]:
+    import re
+
+    out = []
+    for template in CLICK_MESSAGES:
+        parts = re.split(r"(\{\w+(?:!r)?\})", template)
+        regex = "".join(
+            f"(?P<{p.strip('{}').removesuffix('!r')}>.+?)" if p.startswith("{") else re.escape(p)
+            for p in parts
+        )
+        out.append((re.compile(f"^{regex}$", re.DOTALL), template))
+    return tuple(out)
+
+
+def usage_message(english: str) -> str:
+    """click's English usage message in the interface language (as it is when unknown).
+
+    An argument quoted with ``!r`` in the template keeps its quotes, so the German template
+    quotes it the same way."""
+    if current() == "en":
+        return english
+    extra = english.partition("Got unexpected extra argument(s) (")[2]
+    if extra:  # click says "argument(s)"; German needs the number
+        english = f"Got unexpected extra argument{'s' * (' ' in extra)} ({extra}"
+    for pattern, template in _click_patterns():
+        m = pattern.match(english)
+        if m:
+            args = {k: v for k, v in m.groupdict().items()}
+            german = _(template).replace("!r}", "}")
+            return german.format(**{k: usage_message(v) if k == "problem" else v for k, v in args.items()})
+    return english
 
 
 def messages_or_notes(data: dict[str, Any]) -> list[str]:

@@ -8,8 +8,9 @@ from typing import Any
 
 import typer
 
-from regelwerk.cli.i18n import _
+from regelwerk.cli.i18n import _, message
 from regelwerk.cli.output import bad_usage, console, emit, error_text, safe_text
+from regelwerk.ingest.model.message import N_, msg
 
 #: How many of a document's ingest issues the human output lists (--json lists them all).
 SHOWN_ISSUES = 3
@@ -36,20 +37,21 @@ def run_ingest(
 
     if fmt is not None and fmt not in {f.value for f in Format}:
         choices = ", ".join(f.value for f in Format)
-        bad_usage(f"--format: {fmt!r} is not a format; expected one of {choices}")
+        bad_usage(msg(N_("--format: {fmt!r} is not a format; expected one of {choices}"),
+                      fmt=fmt, choices=choices))
     library = Library()
     files = library.files(paths, follow_symlinks=follow_symlinks)
     if not json_mode and sys.stderr.isatty() and len(files) > 1:
         from rich.progress import Progress
 
         with Progress(console=console(stderr=True), transient=True) as bar:
-            task = bar.add_task("ingesting", total=len(files))
+            task = bar.add_task(_("ingesting"), total=len(files))
 
             def step(path: Path) -> None:
-                bar.update(task, description=f"ingesting {_label(path.name)}", advance=1)
+                bar.update(task, description=_("ingesting {file}").format(file=_label(path.name)), advance=1)
 
             def stage(text: str) -> None:
-                bar.update(task, description=f"building: {_label(text)}")
+                bar.update(task, description=_("building: {step}").format(step=_label(text)))
 
             data = library.ingest(
                 paths, fmt, strict=strict, progress=step, stage=stage, follow_symlinks=follow_symlinks,
@@ -68,8 +70,8 @@ def run_ingest(
         emit({**data, "ok": False, "error": "; ".join(data["errors"])}, True, render)
     else:
         emit(data, json_mode, render)
-    for err in data["errors"] if not json_mode else ():
-        sys.stderr.write(safe_text(error_text(err)) + "\n")
+    for err in data.get("error_messages", data["errors"]) if not json_mode else ():
+        sys.stderr.write(safe_text(error_text(message(err))) + "\n")
     if data["errors"]:
         raise typer.Exit(1)
 
@@ -90,6 +92,7 @@ def render_report(con: Any, data: dict[str, Any]) -> None:
     for summary in data["documents"]:
         issues = summary["issues"]
         for issue in issues[:SHOWN_ISSUES]:
-            con.print(f"note: {issue}", markup=False, highlight=False, soft_wrap=True)
+            note = _("note: {message}").format(message=issue)
+            con.print(note, markup=False, highlight=False, soft_wrap=True)
         if len(issues) > SHOWN_ISSUES:
             con.print(f"note: ... and {len(issues) - SHOWN_ISSUES} more (--json lists all)")

@@ -27,7 +27,9 @@ LANG_HELP = (
 
 def _check_lang(value: str | None) -> str | None:
     if value is not None and value not in LANGUAGES:
-        raise typer.BadParameter(f"{value!r} is not supported; use {' or '.join(map(repr, LANGUAGES))}")
+        from regelwerk.cli.i18n import _
+
+        raise typer.BadParameter(_("{value!r} is not supported; use 'en' or 'de'").format(value=value))
     return value
 
 
@@ -41,7 +43,10 @@ LangOption = Annotated[
 
 def _check_lang_both(value: str | None) -> str | None:
     if value is not None and value not in (*LANGUAGES, "both"):
-        raise typer.BadParameter(f"{value!r} is not supported; use 'en', 'de' or 'both'")
+        from regelwerk.cli.i18n import _
+
+        problem = _("{value!r} is not supported; use 'en', 'de' or 'both'")
+        raise typer.BadParameter(problem.format(value=value))
     return value
 
 

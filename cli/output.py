@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from typer.core import TyperGroup
 
+from regelwerk.ingest.model.message import N_, Message, msg
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -28,10 +30,15 @@ FREE_TEXT = {"ignore_unknown_options": True}
 
 
 class BadUsage(Exception):
-    """An option value or combination the command cannot use (exit status 2)."""
+    """An option value or combination the command cannot use (exit status 2); like a library
+    error it carries its sentence as a `Message`, shown in the reader's language."""
+
+    def __init__(self, message: str | Message) -> None:
+        super().__init__(str(message))
+        self.message = message if isinstance(message, Message) else None
 
 
-def bad_usage(message: str) -> NoReturn:
+def bad_usage(message: str | Message) -> NoReturn:
     raise BadUsage(message)
 
 
@@ -122,7 +129,7 @@ def reject_unknown_options(words: list[str]) -> None:
     """A word like "-1/-1" or "+1/+1" is text; "--limitt" or "-x" is a mistyped option."""
     for word in words:
         if len(word) > 1 and word[0] == "-" and not word[1].isdigit():
-            bad_usage(f"no such option: {word.split('=')[0]} (see --help)")
+            bad_usage(msg(N_("no such option: {option} (see --help)"), option=word.split("=")[0]))
 
 
 def _is(exc: BaseException, name: str) -> bool:
@@ -130,33 +137,40 @@ def _is(exc: BaseException, name: str) -> bool:
     return any(cls.__name__ == name for cls in type(exc).__mro__)
 
 
-def _exit_status(exc: Exception) -> tuple[str | None, int]:
-    """(message, exit status) for any exception a command lets through; None: exit silently."""
+def _exit_status(exc: Exception, json_mode: bool = False) -> tuple[str | None, int]:
+    """(message, exit status) for any exception a command lets through; None: exit silently.
+
+    The message is in the interface language, except under ``--json``: the envelope's
+    ``error`` is always the English sentence, like the payloads' ``notes``, so scripts can
+    rely on it whatever language their user reads (see README, "Errors")."""
+    from regelwerk.cli import i18n
     from regelwerk.ingest.model.errors import RegelwerkError
 
-    if isinstance(exc, RegelwerkError):
-        return str(exc), 1
-    if isinstance(exc, BadUsage):
-        return str(exc), 2
+    say = (lambda english: english) if json_mode else i18n._
+    if isinstance(exc, (RegelwerkError, BadUsage)):
+        return (str(exc) if json_mode else i18n.error(exc)), 1 if isinstance(exc, RegelwerkError) else 2
     if isinstance(exc, OSError):  # the store or home directory itself cannot be used
         import errno
 
-        where = exc.filename or os.environ.get("REGELWERK_HOME") or "the regelwerk data directory"
+        where = exc.filename or os.environ.get("REGELWERK_HOME") or say("the regelwerk data directory")
         unusable = isinstance(exc, PermissionError) or exc.errno in (
             errno.EROFS, errno.ENOSPC, errno.ENOTDIR, errno.EEXIST, errno.EDQUOT)
-        fix = "set REGELWERK_HOME to a writable directory" if unusable else "run `regelwerk doctor`"
+        fix = say(i18n.N_("set REGELWERK_HOME to a writable directory") if unusable
+                  else i18n.N_("run `regelwerk doctor`"))
         return f"{where}: {exc.strerror or exc}; {fix}", 1
     if _is(exc, "Exit"):
         return None, int(getattr(exc, "exit_code", 0))
     if _is(exc, "Abort"):
-        return "aborted", 130
+        return say(i18n.N_("aborted")), 130
     if _is(exc, "UsageError"):
         ctx = getattr(exc, "ctx", None)
         where = f"{ctx.command_path}: " if ctx is not None else ""
-        return f"{where}{exc.format_message()}", 2  # type: ignore[attr-defined]
+        english = exc.format_message()  # type: ignore[attr-defined]
+        return f"{where}{english if json_mode else i18n.usage_message(english)}", 2
     if os.environ.get("REGELWERK_DEBUG"):
         raise exc
-    return f"internal error ({type(exc).__name__}: {exc}); rerun with REGELWERK_DEBUG=1 for a traceback", 1
+    template = i18n.N_("internal error ({error}); rerun with REGELWERK_DEBUG=1 for a traceback")
+    return say(template).format(error=f"{type(exc).__name__}: {exc}"), 1
 
 
 class Commands(TyperGroup):
@@ -178,7 +192,8 @@ class Commands(TyperGroup):
             # click returns the exit code of a typer.Exit instead of raising it in this mode
             sys.exit(rc if isinstance(rc, int) else 0)
         except Exception as exc:
-            message, code = _exit_status(exc)
+            json_mode = "--json" in argv
+            message, code = _exit_status(exc, json_mode)
             if message is not None:
-                report(message, "--json" in argv)
+                report(message, json_mode)
             sys.exit(code)

@@ -38,11 +38,11 @@ def rule(
     from regelwerk.cli.pager import paged
     from regelwerk.index.facade import Library
 
-    data = Library().rule(" ".join(number), version=version, lang=lang)
     if cite:
-        citation = data["rule"]["citation"]
-        emit({"citation": citation}, json_mode, lambda con: con.print(citation, markup=False))
+        cited = Library().cite(" ".join(number), version=version, lang=lang)
+        emit(cited, json_mode, lambda con: con.print(cited["citation"], markup=False))
         return
+    data = Library().rule(" ".join(number), version=version, lang=lang)
 
     def render(con: Console) -> None:
         if lang == "both":

@@ -14,6 +14,7 @@ import typer
 from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import FREE_TEXT, bad_usage, emit, reject_unknown_options
+from regelwerk.ingest.model.message import N_, msg
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,7 +39,7 @@ def search(
     from regelwerk.index.facade import Library
 
     if version is not None and all_versions:
-        bad_usage("use either --version or --all-versions, not both")
+        bad_usage(msg(N_("use either --version or --all-versions, not both")))
     reject_unknown_options(query)
     text = " ".join(query)
     if cards:

@@ -13,6 +13,7 @@ import typer
 from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options
+from regelwerk.ingest.model.message import N_, msg
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -57,12 +58,12 @@ def term(
     words = query or []
     if listing or kind is not None:
         if words:
-            bad_usage(_("give either a term or --list, not both"))
+            bad_usage(msg(N_("give either a term or --list, not both")))
         data = Library().terms(kind)
         emit(data, json_mode, lambda con: render_list(con, data["terms"], labels()))
         return
     if not words:
-        bad_usage(_("give a keyword, game term or card name (or --list)"))
+        bad_usage(msg(N_("give a keyword, game term or card name (or --list)")))
     reject_unknown_options(words)
     data = Library().term(" ".join(words), lang=lang, limit=limit)
     t = labels()

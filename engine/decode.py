@@ -86,18 +86,25 @@ def convert(doc: dict[str, Any], file: str) -> ScenarioFile:
 
 
 def fill_cards(doc: dict[str, Any], lookup: CardLookup | None, file: str) -> dict[str, Any]:
-    """``card = "Craw Wurm"`` entries take their printed fields from the injected card lookup;
-    fields the scenario writes itself win."""
+    """``card = "Craw Wurm"`` entries take their printed fields from the card lookup (default:
+    the shipped card table); fields the scenario writes itself win."""
     cards = doc.get("cards")
     if not isinstance(cards, list) or not any(isinstance(c, dict) and "card" in c for c in cards):
         return doc
+    if lookup is None:
+        from regelwerk.engine.cards import shipped_cards
+
+        lookup = shipped_cards()
     filled = []
     for i, entry in enumerate(cards):
-        if isinstance(entry, dict) and isinstance(entry.get("card"), str):
-            facts = lookup.card_fields(entry["card"]) if lookup is not None else None
+        if isinstance(entry, dict) and "card" in entry:
+            name = entry["card"]
+            facts = lookup.card_fields(name) if isinstance(name, str) and name.strip() else None
             if facts is None:
-                what = "a card of the card database" if lookup else "a card lookup (none was given)"
-                raise ScenarioError(file, f"cards[{i}].card", what, entry["card"])
+                near = lookup.nearest(name) if isinstance(name, str) else []
+                hint = f"; nearest: {', '.join(near)}" if near else ""
+                expected = f"a card name (English or German) of {lookup.describe()}{hint}"
+                raise ScenarioError(file, f"cards[{i}].card", expected, name)
             entry = {**facts, **entry}
         filled.append(entry)
     return {**doc, "cards": filled}

@@ -303,10 +303,16 @@ class CardEntry(CardSpec, kw_only=True, frozen=True):
 
 
 class CardLookup(Protocol):
-    """Printed facts of a card by name, injected by the caller (the card database): a dict of
-    ``CardSpec`` fields (``name_de``, ``name_en``, ``types``, ``pt``, ...) or None if unknown."""
+    """Printed facts of a card by name (``engine/cards.py``: the shipped card table, or the card
+    database the facade injects): a dict of ``CardSpec`` fields (``name_de``, ``name_en``,
+    ``types``, ``pt``, ...) or None if unknown; the nearest names for an error's hint; and what
+    it is, for that error ("the shipped card table (57 cards)")."""
 
     def card_fields(self, name: str) -> dict[str, object] | None: ...
+
+    def nearest(self, name: str) -> list[str]: ...
+
+    def describe(self) -> str: ...
 
 
 # --- players --------------------------------------------------------------------------------

@@ -111,27 +111,30 @@ def _packaged() -> list[Any]:
     return sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
 
 
-def list_scenarios() -> list[ScenarioInfo]:
+def list_scenarios(cards: CardLookup | None = None) -> list[ScenarioInfo]:
     """Every packaged scenario, sorted by id."""
     out = []
     for f in _packaged():
-        s = parse_scenario(f.read_bytes(), f"data/scenarios/{f.name}")
+        s = parse_scenario(f.read_bytes(), f"data/scenarios/{f.name}", cards)
         out.append(ScenarioInfo(s.id, s.title_de, s.title_en, s.source, s.file))
     return sorted(out, key=lambda s: s.id)
 
 
-def load_packaged() -> list[Scenario]:
+def load_packaged(cards: CardLookup | None = None) -> list[Scenario]:
+    """Every packaged scenario, decoded; ``cards`` (default: the shipped card table) fills the
+    real cards they name."""
     return sorted(
-        (parse_scenario(f.read_bytes(), f"data/scenarios/{f.name}") for f in _packaged()), key=lambda s: s.id
+        (parse_scenario(f.read_bytes(), f"data/scenarios/{f.name}", cards) for f in _packaged()),
+        key=lambda s: s.id,
     )
 
 
-def resolve_scenario(ref: str) -> Scenario:
+def resolve_scenario(ref: str, cards: CardLookup | None = None) -> Scenario:
     """An id of a packaged scenario, or the path of a scenario file a user wrote."""
     path = Path(ref)
     if ref.endswith(".toml") or path.exists():
-        return load_scenario(path)
-    scenarios = load_packaged()
+        return load_scenario(path, cards)
+    scenarios = load_packaged(cards)
     for s in scenarios:
         if s.id == ref:
             return s

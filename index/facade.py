@@ -27,10 +27,14 @@ from regelwerk.ingest.model.errors import (
     StoreError,
     UnknownCard,
     UnknownKeyword,
+    joined,
+    sentence,
 )
+from regelwerk.ingest.model.message import N_, Message, msg
 from regelwerk.ingest.model.numbers import lineage
 
 if TYPE_CHECKING:
+    from regelwerk.engine.model import CardLookup
     from regelwerk.engine.rulebook import RuleBook
     from regelwerk.index.cards.store import CardStore
     from regelwerk.index.search.query import SearchEngine
@@ -43,7 +47,8 @@ SEARCH_ENGINES = 4
 
 __all__ = ["Library", "LibraryRuleBook"]
 
-NO_CARDS = "no cards ingested yet; add MTGJSON set files first, e.g. regelwerk ingest ../shared/corpus/cards/"
+NO_CARDS = msg(N_("no cards ingested yet; add MTGJSON set files first, e.g. regelwerk ingest "
+                  "../shared/corpus/cards/"))
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -67,7 +72,7 @@ def _names_damage(method: _F) -> _F:
             found = damaged_artefacts(self.home)
             if not found:
                 raise
-            raise StoreError(f"{found[0]}; run `regelwerk doctor --repair`") from exc
+            raise StoreError(msg(N_("{problem}; run `regelwerk doctor --repair`"), problem=found[0])) from exc
 
     return wrapper  # type: ignore[return-value]
 
@@ -105,6 +110,24 @@ class Library:
             return self._rule_both(query, version)
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
 
+    def cite(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
+        """``{"citation": "CR 702.19b (2026-04-17)"}``: how to cite the rule `query` names.
+
+        A citation names a dated CR release, whatever language the reader reads: it is the
+        same for a German and an English reader, and ``rule "CR 702.19b" --version 2026-04-17``
+        finds it again. So the rule is looked up in the CR releases first (the newest, or
+        `version`); only a rule no release has is cited by its document's id (a seed)."""
+        from regelwerk.index.rules.lookup import lookup
+        from regelwerk.ingest.model.errors import UnknownRule
+
+        try:
+            found = lookup(self.corpus, query, version=version)
+        except UnknownRule:
+            found = None
+        if found is None or not found.version:
+            found = lookup(self.corpus, query, version=version, lang=None if lang == "both" else lang)
+        return {"citation": found.citation}
+
     def _rule_both(self, query: str, version: str | None) -> dict[str, Any]:
         """``{"rule": English, "translation": German or None}``: the same rule in both languages.
 
@@ -132,7 +155,8 @@ class Library:
         from regelwerk.index.terms.table import KINDS
 
         if kind is not None and kind not in KINDS:
-            raise InputError(f"kind {kind!r} is not a term kind; expected one of {', '.join(KINDS)}")
+            raise InputError(msg(N_("kind {kind!r} is not a term kind; expected one of {kinds}"),
+                                 kind=kind, kinds=", ".join(KINDS)))
         rows = [r for r in load_terms() if kind is None or r.kind == kind]
         return {"terms": [
             {"en": r.en, "de": r.de or None, "kind": r.kind, "number": r.number or None,
@@ -153,7 +177,7 @@ class Library:
         from regelwerk.index.search.query import SearchEngine
 
         if version is not None and all_versions:
-            raise InputError("use either a version or all versions, not both")
+            raise InputError(msg(N_("use either a version or all versions, not both")))
         with self._searching:  # an engine serves one search at a time; at most SEARCH_ENGINES exist
             try:
                 engine = self._engines.get_nowait()
@@ -286,8 +310,10 @@ class Library:
         found = find_cards(conn, text, limit)
         if not found:
             near = nearest(conn, text)
-            hint = f"; nearest: {', '.join(near)}" if near else ""
-            raise UnknownCard(f"no card matches {text!r}{hint}")
+            if near:
+                raise UnknownCard(msg(N_("no card matches {text!r}; nearest: {nearest}"),
+                                      text=text, nearest=", ".join(near)))
+            raise UnknownCard(msg(N_("no card matches {text!r}"), text=text))
         return {"query": text, "cards": [card_payload(conn, m) for m in found]}
 
     def history(self, query: str, full: bool = False) -> dict[str, Any]:
@@ -315,7 +341,7 @@ class Library:
         """``{"scenarios": [...]}``: the packaged scenarios with their titles and sources."""
         from regelwerk.engine.scenario import list_scenarios
 
-        return {"scenarios": [s.to_dict() for s in list_scenarios()]}
+        return {"scenarios": [s.to_dict() for s in list_scenarios(self.scenario_cards())]}
 
     def example(self, name_or_path: str | None, lang: str | None = None) -> dict[str, Any]:
         """``{"scenarios": [...]}``: play one scenario (id or file path), or all packaged ones
@@ -323,9 +349,22 @@ class Library:
         from regelwerk.engine.runner import run_scenario
         from regelwerk.engine.scenario import load_packaged, resolve_scenario
 
-        book = self.rulebook()
-        scenarios = load_packaged() if name_or_path is None else [resolve_scenario(name_or_path)]
+        book, cards = self.rulebook(), self.scenario_cards()
+        scenarios = load_packaged(cards) if name_or_path is None else [resolve_scenario(name_or_path, cards)]
         return {"scenarios": [run_scenario(s, lang or "de", book).to_dict() for s in scenarios]}
+
+    def scenario_cards(self) -> CardLookup:
+        """Where a scenario's ``card = "Craw Wurm"`` finds the card: the ingested card database
+        first, then the table shipped for the packaged scenarios (so they run before any cards
+        are ingested, and a partial database still finds every shipped card)."""
+        from regelwerk.engine.cards import CardChain, DatabaseCards, shipped_cards
+
+        store = self.cards
+        if store.exists() and store.count():
+            from regelwerk.index.cards.lookup import NamedCards
+
+            return CardChain(DatabaseCards(NamedCards(store.connect())), shipped_cards())
+        return shipped_cards()
 
     def rulebook(self) -> RuleBook:
         """Rule titles for the engine's narration, from this library's rules."""
@@ -354,14 +393,14 @@ class Library:
         given = [Path(p) for p in paths]
         for p in given:
             if not p.exists():
-                raise IngestError(str(p), "no such file or directory")
+                raise IngestError(str(p), msg(N_("no such file or directory")))
         skipped: list[str] = []
         files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
         if not files:
-            also = f" ({len(skipped)} skipped: {skipped[0]})" if skipped else ""
-            raise IngestError(
-                ", ".join(map(str, given)), f"no .txt, .htm, .html or MTGJSON card files found{also}"
-            )
+            also = msg(N_(" ({n} skipped: {first})"),
+                       n=str(len(skipped)), first=skipped[0]) if skipped else ""
+            raise IngestError(", ".join(map(str, given)),
+                              msg(N_("no .txt, .htm, .html or MTGJSON card files found{also}"), also=also))
         # Card files go to the card database (streamed; an AllPrintings never loads whole).
         card_files = [f for f in files if f.is_file() and is_card_file(f)]
         rule_files = [f for f in files if f not in card_files]
@@ -378,10 +417,13 @@ class Library:
             data["unchanged"] += cards.unchanged
             data["errors"] += [str(e) for e in cards.errors]
             report.errors += cards.errors
+        # the same errors as template + arguments, for a reader of another language
+        data["error_messages"] = [m.to_dict() if isinstance(m, Message) else m
+                                  for m in (sentence(e) for e in report.errors)]
         if report.errors and not data["documents"]:
             if len(report.errors) == 1:
                 raise report.errors[0]
-            raise InputError("; ".join(str(e) for e in report.errors))
+            raise InputError(joined([sentence(e) for e in report.errors]))
         return data
 
     def doctor(self, repair: bool = False) -> dict[str, Any]:
@@ -413,8 +455,9 @@ class Library:
             doc_id = dated[0]["id"] if dated else None
         if doc_id is None:
             known = ", ".join(sorted(summaries)[:8])
-            hint = f"give an id from 'regelwerk docs' (e.g. {known})"
-            raise InputError(f"no stored document is {document!r}; {hint}")
+            raise InputError(msg(N_("no stored document is {document!r}; give an id from 'regelwerk "
+                                    "docs' (e.g. {known})"),
+                                 document=document, known=known))
         with corpus.store.writing():
             corpus.store.remove(doc_id)
         self.build(stage)
@@ -441,8 +484,9 @@ class Library:
         doc = parsed.document
         unread = [i for i in parsed.issues if "lacks" in i.message or "not valid" in i.message]
         if doc.kind != "cr-text" or not doc.version or unread:
-            why = str(unread[0]) if unread else "not a Comprehensive Rules .txt with an effective date"
-            raise FetchError(f"{source}: {why}; the store is unchanged")
+            why = str(unread[0]) if unread else msg(N_("not a Comprehensive Rules .txt with an "
+                                                       "effective date"))
+            raise FetchError(msg(N_("{url}: {why}; the store is unchanged"), url=source, why=why))
         chain = chain_of(self.corpus.store.summaries())
         previous = chain[-1] if chain else None
         if previous is not None and doc.version <= previous.version:

@@ -12,6 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from regelwerk.ingest.model.errors import IngestError, UnknownFormat
+from regelwerk.ingest.model.message import N_, Message, msg
+
+CANNOT_READ = N_("cannot be read ({why})")
+IS_DIRECTORY = N_("is a directory; pass it as a directory ingest")
 
 if TYPE_CHECKING:
     from regelwerk.ingest.model.format import Format
@@ -46,37 +50,39 @@ CARD_SUFFIXES = frozenset({".json", ".gz", ".xz", ".bz2", ".zip"})
 
 def parse_bytes(data: bytes, source: str, fmt: Format | str | None = None) -> ParsedDocument:
     """Parse one document. Raises IngestError if it is empty, binary or unrecognised."""
-    from regelwerk.ingest.decode import decode, looks_binary
+    from regelwerk.ingest.decode import BINARY, EMPTY, decode, looks_binary
     from regelwerk.ingest.detect import compression, detect
     from regelwerk.ingest.model.format import Format
 
     if not data.strip():
-        raise IngestError(source, "the file is empty")
+        raise IngestError(source, msg(EMPTY))
     if fmt == "mtgjson" or _card_reason(data, source) is not None:
         raise IngestError(
-            source, "is an MTGJSON card file; it holds cards, not a rules document (use card_reader)"
+            source, msg(N_("is an MTGJSON card file; it holds cards, not a rules document (use card_reader)"))
         )
     packed = compression(data[:8])
     if packed is not None:
-        raise IngestError(source, f"is {packed}-compressed but holds no MTGJSON card file")
+        raise IngestError(source, msg(N_("is {packed}-compressed but holds no MTGJSON card file"),
+                                      packed=str(packed)))
     if looks_binary(data):
-        raise IngestError(source, "the file is binary, not a text or HTML document")
+        raise IngestError(source, msg(BINARY))
     if fmt is None:
         text = decode(data, source).text
         found = detect(data, text)
         if found is None:
             raise UnknownFormat(
                 source,
-                "not a rules document regelwerk recognises (expected a Comprehensive Rules "
-                ".txt or .htm, a bilingual rule dump, a German keyword glossary page or a "
-                "CR excerpt); use --format to force one",
+                msg(N_("not a rules document regelwerk recognises (expected a Comprehensive Rules "
+                       ".txt or .htm, a bilingual rule dump, a German keyword glossary page or a "
+                       "CR excerpt); use --format to force one")),
             )
         fmt = found[0]
     try:
         fmt = Format(fmt)
     except ValueError:
         choices = ", ".join(f.value for f in Format)
-        raise IngestError(source, f"unknown format {fmt!r}; expected one of {choices}") from None
+        raise IngestError(source, msg(N_("unknown format {fmt!r}; expected one of {choices}"),
+                                      fmt=str(fmt), choices=choices)) from None
     module = importlib.import_module(_MODULES[fmt.value])
     result: ParsedDocument = module.parse(data, source)
     return result
@@ -115,44 +121,47 @@ def read_document(path: str | Path, *, follow_symlinks: bool = True) -> bytes:
         flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         if not follow_symlinks and p.is_symlink():
-            raise IngestError(name, "is a symbolic link; pass --follow-symlinks to read it")
+            raise IngestError(name, msg(N_("is a symbolic link; pass --follow-symlinks to read it")))
         fd = os.open(p, flags)
     except IngestError:
         raise
     except IsADirectoryError:
-        raise IngestError(name, "is a directory; pass it as a directory ingest") from None
+        raise IngestError(name, msg(IS_DIRECTORY)) from None
     except OSError as exc:
-        raise IngestError(name, f"cannot be read ({exc.strerror or exc})") from None
+        raise IngestError(name, msg(CANNOT_READ, why=str(exc.strerror or exc))) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise IngestError(name, "is a directory; pass it as a directory ingest")
+            raise IngestError(name, msg(IS_DIRECTORY))
         if not stat.S_ISREG(info.st_mode):
             kind = _file_kind(info.st_mode)
-            raise IngestError(name, f"is not a regular file ({kind}); regelwerk reads files only")
+            raise IngestError(name, msg(N_("is not a regular file ({kind}); regelwerk reads files only"),
+                                        kind=kind))
         if info.st_size > MAX_DOCUMENT_BYTES:
-            raise IngestError(name, f"is {info.st_size:,} bytes; the limit is {MAX_DOCUMENT_BYTES:,}")
+            raise IngestError(name, msg(N_("is {size} bytes; the limit is {limit}"),
+                                         size=f"{info.st_size:,}", limit=f"{MAX_DOCUMENT_BYTES:,}"))
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         size = 0
         while chunk := os.read(fd, 1 << 20):
             size += len(chunk)
             if size > MAX_DOCUMENT_BYTES:  # it grew while we read it
-                raise IngestError(name, f"is over the limit of {MAX_DOCUMENT_BYTES:,} bytes")
+                raise IngestError(name, msg(N_("is over the limit of {limit} bytes"),
+                                            limit=f"{MAX_DOCUMENT_BYTES:,}"))
             chunks.append(chunk)
         return b"".join(chunks)
     except OSError as exc:
-        raise IngestError(name, f"cannot be read ({exc.strerror or exc})") from None
+        raise IngestError(name, msg(CANNOT_READ, why=str(exc.strerror or exc))) from None
     finally:
         os.close(fd)
 
 
-def _file_kind(mode: int) -> str:
+def _file_kind(mode: int) -> Message:
     import stat
 
-    kinds = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
-             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-    return next((name for test, name in kinds if test(mode)), "not a plain file")
+    kinds = ((stat.S_ISFIFO, N_("a named pipe")), (stat.S_ISCHR, N_("a character device")),
+             (stat.S_ISBLK, N_("a block device")), (stat.S_ISSOCK, N_("a socket")))
+    return msg(next((name for test, name in kinds if test(mode)), N_("not a plain file")))
 
 
 def _card_reason(data: bytes, source: str) -> str | None:

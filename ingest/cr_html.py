@@ -21,9 +21,10 @@ from collections.abc import Iterator
 
 from regelwerk.ingest.common import Line
 from regelwerk.ingest.cr_structure import parse_release
-from regelwerk.ingest.decode import decode, detect_newline, looks_binary, normalize_newlines
+from regelwerk.ingest.decode import BINARY, EMPTY, decode, detect_newline, looks_binary, normalize_newlines
 from regelwerk.ingest.model.errors import IngestError
 from regelwerk.ingest.model.format import Format
+from regelwerk.ingest.model.message import msg
 from regelwerk.ingest.model.records import IngestIssue, ParsedDocument
 
 KIND = Format.CR_HTML
@@ -33,9 +34,9 @@ _CHARSET = re.compile(rb"<meta[^>]*charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.I
 def _decode(data: bytes, source: str) -> tuple[str, str, list[IngestIssue]]:
     """Text, encoding name and problems, honouring the <meta> charset when there is one."""
     if not data.strip():
-        raise IngestError(source, "the file is empty")
+        raise IngestError(source, msg(EMPTY))
     if looks_binary(data):
-        raise IngestError(source, "the file is binary, not a text or HTML document")
+        raise IngestError(source, msg(BINARY))
     m = _CHARSET.search(data[:8192])
     if m:
         declared = m.group(1).decode("ascii")

@@ -18,6 +18,11 @@ import re
 from dataclasses import dataclass
 
 from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.message import N_, msg
+
+#: Why a file is no document at all (ingest/__init__ and cr_html say it too).
+EMPTY = N_("the file is empty")
+BINARY = N_("the file is binary, not a text or HTML document")
 
 #: Bytes that never occur in a text file; a few of them mean "binary".
 _BINARY_BYTES = frozenset(range(0, 9)) | frozenset(range(14, 27)) | frozenset(range(28, 32))
@@ -126,9 +131,9 @@ def guess_code_page(data: bytes, candidates: tuple[str, ...] = CODE_PAGES) -> tu
 def decode(data: bytes, path: str, fallback: tuple[str, ...] = CODE_PAGES) -> DecodedText:
     """Decode document bytes; raise IngestError for empty or binary input."""
     if not data.strip():
-        raise IngestError(path, "the file is empty")
+        raise IngestError(path, msg(EMPTY))
     if looks_binary(data):
-        raise IngestError(path, "the file is binary, not a text or HTML document")
+        raise IngestError(path, msg(BINARY))
     found = bom_codec(data)
     if found is not None:
         encoding, skip = found
@@ -140,6 +145,6 @@ def decode(data: bytes, path: str, fallback: tuple[str, ...] = CODE_PAGES) -> De
         except UnicodeDecodeError:
             text, encoding = guess_code_page(data, fallback)
     if not text.strip():
-        raise IngestError(path, "the file is empty")
+        raise IngestError(path, msg(EMPTY))
     newline = detect_newline(text)
     return DecodedText(normalize_newlines(text), encoding, newline)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from urllib.parse import urljoin
 
 from regelwerk.ingest.model.errors import RegelwerkError
+from regelwerk.ingest.model.message import N_, msg
 
 #: Where Wizards links the current Comprehensive Rules.
 RULES_PAGE = "https://magic.wizards.com/en/rules"
@@ -31,9 +32,9 @@ def find_txt_link(html: str, base: str) -> str:
     says so, else the first .txt)."""
     links = [urljoin(base, m.group(1).strip()) for m in _TXT_LINK.finditer(html)]
     if not links:
-        raise FetchError(
-            f"{base}: no link to a Comprehensive Rules .txt file on that page; use --url FILE_URL"
-        )
+        raise FetchError(msg(
+            N_("{url}: no link to a Comprehensive Rules .txt file on that page; use --url FILE_URL"), url=base
+        ))
     named = [u for u in links if "comprules" in u.lower().replace(" ", "").replace("%20", "")]
     return str((named or links)[0])
 
@@ -54,16 +55,19 @@ def download(url: str, progress: Callable[[int, int | None], None] | None = None
             while chunk := response.read(_CHUNK):
                 size += len(chunk)
                 if size > MAX_BYTES:
-                    raise FetchError(f"{url}: more than {MAX_BYTES // 1024 // 1024} MB; not a rules file")
+                    raise FetchError(msg(N_("{url}: more than {mb} MB; not a rules file"), url=url,
+                                             mb=str(MAX_BYTES // 1024 // 1024)))
                 chunks.append(chunk)
                 if progress is not None:
                     progress(size, total)
             return b"".join(chunks), kind
     except urllib.error.HTTPError as exc:
-        raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}") from None
+        raise FetchError(msg(N_("{url}: the server answered {status}"), url=url,
+                               status=f"{exc.code} {exc.reason}")) from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
-        raise FetchError(f"cannot fetch {url}: {reason} (no network?); the store is unchanged") from None
+        raise FetchError(msg(N_("cannot fetch {url}: {reason} (no network?); the store is unchanged"),
+                               url=url, reason=str(reason))) from None
 
 
 def fetch_release(

@@ -35,6 +35,7 @@ from regelwerk.ingest.detect import compression, mtgjson_reason
 from regelwerk.ingest.model.errors import IngestError
 from regelwerk.ingest.model.format import Compression, Format
 from regelwerk.ingest.model.ids import file_sha256, sha256, slug
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.records import CardSet, Document, IngestIssue, OracleCard, Printing
 
 KIND = Format.MTGJSON
@@ -99,7 +100,8 @@ def decompressed(raw: BinaryIO, source: str) -> Iterator[IO[bytes]]:
             with zipfile.ZipFile(raw) as archive, archive.open(_zip_member(archive, source)) as fh:
                 yield fh
     except _READ_ERRORS as exc:
-        why = f"cannot be read as {kind or 'JSON'} ({type(exc).__name__}: {exc})"
+        why = msg(N_("cannot be read as {kind} ({error})"), kind=str(kind or "JSON"),
+                  error=f"{type(exc).__name__}: {exc}")
         raise IngestError(source, why) from None
 
 
@@ -107,7 +109,8 @@ def _zip_member(archive: zipfile.ZipFile, source: str) -> str:
     names = [n for n in archive.namelist() if not n.endswith("/")]
     jsons = [n for n in names if n.lower().endswith(".json")] or names
     if len(jsons) != 1:
-        why = f"zip archive holds {len(jsons)} JSON files; expected exactly one: {jsons[:5]}"
+        why = msg(N_("zip archive holds {n} JSON files; expected exactly one: {names}"),
+                  n=str(len(jsons)), names=str(jsons[:5]))
         raise IngestError(source, why)
     return jsons[0]
 
@@ -241,7 +244,8 @@ class MtgjsonReader:
         try:
             fh = open(self.source, "rb")  # noqa: SIM115 - closed below, after the generator ends
         except OSError as exc:
-            raise IngestError(self.source, f"cannot be read ({exc.strerror or exc})") from None
+            raise IngestError(self.source, msg(N_("cannot be read ({why})"),
+                                               why=str(exc.strerror or exc))) from None
         with fh:
             yield fh
 
@@ -251,7 +255,7 @@ class MtgjsonReader:
 
         with self._raw() as raw:
             if sniff(raw, self.source) is None:
-                raise IngestError(self.source, "not an MTGJSON v5 set or AllPrintings file")
+                raise IngestError(self.source, msg(N_("not an MTGJSON v5 set or AllPrintings file")))
             with decompressed(raw, self.source) as inner:
                 edges = _EdgeReader(inner)
                 stream = io.BufferedReader(edges, buffer_size=1 << 16)
@@ -265,14 +269,17 @@ class MtgjsonReader:
                     stream.read()
                     edges.drain()
                 except ijson.JSONError as exc:
-                    raise IngestError(self.source, f"is not valid JSON ({exc})") from None
+                    raise IngestError(self.source, msg(N_("is not valid JSON ({why})"),
+                                                       why=str(exc))) from None
                 except _READ_ERRORS as exc:
-                    raise IngestError(self.source, f"cannot be read ({type(exc).__name__}: {exc})") from None
+                    raise IngestError(self.source, msg(N_("cannot be read ({why})"),
+                                                       why=f"{type(exc).__name__}: {exc}")) from None
                 if "cards" in single:
                     yield self._count(card_set(single, self.source, self.issues))
                 elif not self.set_codes:
                     raise IngestError(
-                        self.source, "MTGJSON file without cards (expected data.cards or data.<SET>.cards)"
+                        self.source, msg(N_("MTGJSON file without cards (expected data.cards or "
+                                            "data.<SET>.cards)"))
                     )
                 self.meta = _find_meta(edges.head, edges.tail)
         self._done = True

@@ -42,7 +42,7 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 TYPER_WORDS = (
     "Arguments", "Options", "Commands", "required", "default: {default}", "Aborted!",
     "Missing command.", "No such command {name!r}.", "env var: {var}", "(dynamic)",
-    "Show this message and exit.",
+    "Show this message and exit.", "Usage: ", "[OPTIONS]", "COMMAND [ARGS]...",
 )
 
 
@@ -54,9 +54,9 @@ def mo_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
-#: Folders whose code holds interface messages: the CLI (``_``, ``ngettext``, ``N_``) and the
-#: index, whose notes are `Message` templates marked with ``N_``.
-SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}))
+#: Folders whose code holds interface messages: the CLI (``_``, ``ngettext``, ``N_``), and the
+#: index and ingest, whose notes and errors are `Message` templates marked with ``N_``.
+SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}), ("ingest", {"N_": None}))
 
 
 def _code_messages() -> Iterator[tuple[str | tuple[str, str], str]]:

@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 
 from regelwerk.cli.web.site import Lang, Limit, QueryText, Version, check_number, check_scenario, site
 from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.message import N_, msg
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -36,7 +37,7 @@ def api_search(
     """Ranked hits in both languages: ``regelwerk search Q --json``."""
     s = site(request)
     if version is not None and all_versions:
-        raise InputError("use either version or all_versions, not both")
+        raise InputError(msg(N_("use either version or all_versions, not both")))
     found = s.call("search", q, lang=lang, limit=limit, version=version, all_versions=all_versions)
     return ok(found)
 

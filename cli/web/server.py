@@ -9,6 +9,7 @@ import threading
 import webbrowser
 
 from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.message import N_, msg
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -17,7 +18,8 @@ def listen(host: str, port: int) -> socket.socket:
         return socket.create_server((host, port))
     except OSError as exc:
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
-        raise InputError(f"--host {host} --port {port}: cannot listen there ({reason})") from None
+        raise InputError(msg(N_("--host {host} --port {port}: cannot listen there ({reason})"),
+                             host=host, port=str(port), reason=reason)) from None
 
 
 def run(host: str, port: int, open_browser: bool = False) -> None:
@@ -29,7 +31,9 @@ def run(host: str, port: int, open_browser: bool = False) -> None:
     sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/"
-    print(f"regelwerk: serving on {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    from regelwerk.cli.i18n import _
+
+    print(_("regelwerk: serving on {url} (Ctrl-C stops)").format(url=url), file=sys.stderr, flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     config = uvicorn.Config(create_app(), log_level="warning", access_log=False)

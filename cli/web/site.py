@@ -18,6 +18,7 @@ from fastapi.templating import Jinja2Templates
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import highlight, linkify, rule_url
 from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.message import N_, msg
 
 HERE = Path(__file__).resolve().parent
 #: Bounds on what a request may ask for: a query longer than this is not a search, and more
@@ -98,7 +99,8 @@ def site(request: Request) -> Site:
 
 def check_number(number: str) -> None:
     if len(number) > 40:
-        raise InputError(f"rule number {number[:40]!r}... is too long; expected one such as '702.22'")
+        raise InputError(msg(N_("rule number {number!r}... is too long; expected one such as '702.22'"),
+                             number=number[:40]))
 
 
 def check_scenario(s: Site, scenario: str) -> dict[str, Any]:

@@ -130,3 +130,21 @@ def card_payload(conn: sqlite3.Connection, match: CardMatch) -> dict[str, Any]:
         "match": match.how,
         "matched": match.matched,
     }
+
+
+class NamedCards:
+    """One card's payload by its exact (umlaut-folded) English or German name, and the nearest
+    names for a hint: what a scenario's ``card = "Craw Wurm"`` asks of the card database."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def payload(self, name: str) -> dict[str, Any] | None:
+        try:
+            found = find_cards(self.conn, name, 1, exact_only=True)
+        except ValueError:  # not a usable name at all (empty, control characters)
+            return None
+        return card_payload(self.conn, found[0]) if found else None
+
+    def nearest(self, name: str) -> list[str]:
+        return nearest(self.conn, name)

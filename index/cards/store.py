@@ -24,6 +24,7 @@ from typing import Any
 from regelwerk.ingest.model.errors import IngestError
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import file_sha256
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.records import CardSet, OracleCard
 
 SCHEMA_VERSION = 1
@@ -135,7 +136,7 @@ class CardStore:
                     continue
                 reader = card_reader(path)
                 if reader is None:
-                    raise IngestError(str(path), "not an MTGJSON set or AllPrintings file")
+                    raise IngestError(str(path), msg(N_("not an MTGJSON set or AllPrintings file")))
                 with _transaction(conn):
                     _forget_file(conn, reader.document_id)
                     writer = _Writer(conn, reader.document_id)
@@ -150,11 +151,13 @@ class CardStore:
                 report.errors.append(exc)
                 continue
             except OSError as exc:
-                report.errors.append(IngestError(str(path), f"cannot be read ({exc.strerror or exc})"))
+                report.errors.append(IngestError(str(path), msg(N_("cannot be read ({why})"),
+                                                                why=str(exc.strerror or exc))))
                 continue
             except Exception as exc:  # a parser bug must not cost the user the other files
                 report.errors.append(
-                    IngestError(str(path), f"could not be stored ({type(exc).__name__}: {exc})")
+                    IngestError(str(path), msg(N_("could not be stored ({error})"),
+                                               error=f"{type(exc).__name__}: {exc}"))
                 )
                 continue
             changed = True

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from regelwerk.index.linking.lineage import rule_text
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownKeyword, UnknownRule
 from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
@@ -69,7 +70,8 @@ class _Tables:
 
         self.chain: list[Release] = lineage_chain(corpus).releases
         if not self.chain:
-            raise UnknownRelease("no Comprehensive Rules release is ingested; try: regelwerk ingest FILE")
+            raise UnknownRelease(msg(N_("no Comprehensive Rules release is ingested; try: regelwerk "
+                                        "ingest FILE")))
         self.rules = rules_table(corpus)
         path = lineage_path(corpus)
         self.lineage = sqlite3.connect(f"file:{path}?mode=ro", uri=True) if path.exists() else None
@@ -248,7 +250,7 @@ def _anchor(tables: _Tables, corpus: Corpus, query: str) -> tuple[int, int]:
             ).fetchone()
             if row is not None:
                 return i, int(row["position"])
-        raise UnknownRule(f"rule {number!r} is in no ingested CR release")
+        raise UnknownRule(msg(N_("rule {number!r} is in no ingested CR release"), number=number))
     names = _english_names(corpus, query)
     for i in range(len(chain) - 1, -1, -1):
         rows = tables.rules.execute(
@@ -258,10 +260,9 @@ def _anchor(tables: _Tables, corpus: Corpus, query: str) -> tuple[int, int]:
         for row in rows:
             if compact(row["title"]) in names:
                 return i, int(row["position"])
-    raise UnknownKeyword(
-        f"{query!r} is neither a rule number nor a rule title in any ingested CR release; "
-        "try a number such as 702.22 or a keyword such as banding"
-    )
+    raise UnknownKeyword(msg(N_(
+        "{query!r} is neither a rule number nor a rule title in any ingested CR release; "
+        "try a number such as 702.22 or a keyword such as banding"), query=query))
 
 
 def _english_names(corpus: Corpus, query: str) -> set[str]:
@@ -296,24 +297,25 @@ def resolve_release(chain: Sequence[Release], given: str) -> int:
         if wanted in (r.version, r.id, r.version.replace("-", "")):
             return i
     known = ", ".join(r.version for r in chain[-5:])
-    raise UnknownRelease(
-        f"no ingested CR release is {given!r}; give a date (YYYY-MM-DD), 'latest' or a document id "
-        f"(newest: {known})"
-    )
+    raise UnknownRelease(msg(N_(
+        "no ingested CR release is {given!r}; give a date (YYYY-MM-DD), 'latest' or a document id "
+        "(newest: {known})"), given=given, known=known))
 
 
 def diff(corpus: Corpus, old: str, new: str, *, section: str | None = None) -> dict[str, Any]:
     """``{"from", "to", "counts", "changes": [...]}``: what changed from release `old` to `new`."""
     if section is not None and not re.fullmatch(r"[1-9](?:\d\d)?", section.strip()):
-        raise InputError(f"--section {section!r}: expected a chapter (7) or a section (702)")
+        raise InputError(msg(N_("--section {section!r}: expected a chapter (7) or a section (702)"),
+                             section=section))
     tables = _Tables(corpus)
     try:
         chain = tables.chain
         a, b = resolve_release(chain, old), resolve_release(chain, new)
         if a > b:
-            raise InputError(
-                f"{old!r} ({chain[a].version}) is newer than {new!r} ({chain[b].version}); swap them"
-            )
+            raise InputError(msg(N_("{old!r} ({old_version}) is newer than {new!r} ({new_version}); "
+                                    "swap them"),
+                                 old=old, old_version=chain[a].version, new=new,
+                                 new_version=chain[b].version))
         changes = _rule_changes(tables, a, b) if a != b else []
         changes.extend(_glossary_changes(corpus, chain[a], chain[b]) if a != b else [])
         if section is not None:

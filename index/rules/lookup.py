@@ -250,9 +250,7 @@ def lookup(
         docs = {r["id"]: r for r in con.execute("SELECT * FROM docs")}
         if version is not None and not any(d["version"] == version for d in docs.values()):
             known = sorted({d["version"] for d in docs.values() if d["version"]}, reverse=True)
-            raise UnknownVersion(
-                f"no ingested document has version {version!r}; versions: {', '.join(known) or 'none'}"
-            )
+            raise UnknownVersion(version, known)
         rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (number,))]
         # a term names today's rule: in an older release it may have another number
         chosen = None if by_term else _choose(rows, docs, version, lang)
@@ -303,10 +301,10 @@ def _resolve(query: str) -> tuple[str, list[Message], bool]:
 
         found = [s for s in senses(query.strip()) if s.row.number and _parses(s.row.number)]
         if not found:
-            raise InvalidRuleNumber(
-                query, "a rule number such as '702.22' or '702.22j', or a keyword or game term "
+            raise InvalidRuleNumber(query, msg(N_(
+                "a rule number such as '702.22' or '702.22j', or a keyword or game term "
                 "('Trampelschaden', 'banding'); try 'regelwerk term' or 'regelwerk search'"
-            ) from None
+            ))) from None
     first = found[0]
     said = query.strip()
     notes = [msg(N_("{word} is {term}: rule {number} in the newest rules."),
@@ -359,13 +357,6 @@ def _scope_msg(version: str | None, lang: str | None) -> Arg:
     if lang:
         return msg(N_(" for language '{lang}'"), lang=lang)
     return ""
-
-
-def _scope(version: str | None, lang: str | None) -> str:
-    parts = [f"version {version}"] if version else []
-    if lang:
-        parts.append(f"language {lang!r}")
-    return f" for {' and '.join(parts)}" if parts else ""
 
 
 def _title(con: sqlite3.Connection, row: sqlite3.Row) -> str:
@@ -540,5 +531,9 @@ def _unknown(con: sqlite3.Connection, number: str, version: str | None, lang: st
     near = same_kind[max(0, i - 2) : i + 2]
     same_section = [n for n in near if RuleNumber.parse(n).section == target.section]
     offer = same_section or near
-    hint = f"; nearest: {', '.join(offer)}" if offer else "; no rules are ingested yet"
-    return UnknownRule(f"rule {number!r} is in no ingested document{_scope(version, lang)}{hint}")
+    if not offer:
+        return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; no rules are "
+                                  "ingested yet"),
+                               number=number, scope=_scope_msg(version, lang)))
+    return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; nearest: {nearest}"),
+                           number=number, scope=_scope_msg(version, lang), nearest=", ".join(offer)))

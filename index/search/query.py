@@ -162,9 +162,7 @@ class SearchEngine:
         """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""
         known = sorted(self.searcher.field_terms("version"), reverse=True)
         if version not in known:
-            raise UnknownVersion(
-                f"no ingested document has version {version!r}; versions: {', '.join(known) or 'none'}"
-            )
+            raise UnknownVersion(version, known)
 
     def indexed(self, word: str, langs: tuple[str, ...] = ("en", "de")) -> bool:
         """Does the index hold `word` (as analyzed) in a title or text field of `langs`?

@@ -17,6 +17,7 @@ from regelwerk.index.store.disk import Store
 from regelwerk.index.store.home import home_dir
 from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.ids import sha256
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.records import ParsedDocument
 from regelwerk.ingest.model.releases import release_key
 
@@ -113,7 +114,8 @@ class Corpus:
                     report.errors.append(exc)
                 except Exception as exc:  # a parser bug must not cost the user the other files
                     report.errors.append(
-                        IngestError(source, f"could not be ingested ({type(exc).__name__}: {exc})")
+                        IngestError(source, msg(N_("could not be ingested ({error})"),
+                                                error=f"{type(exc).__name__}: {exc}"))
                     )
         return report
 
@@ -134,7 +136,9 @@ class Corpus:
         parsed = stored or parse_bytes(data, source, fmt)
         if strict and parsed.issues:
             n = len(parsed.issues)
-            raise IngestError(source, f"{n} problem{'s' * (n != 1)} (--strict); first: {parsed.issues[0]}")
+            template = N_("{n} problem (--strict); first: {first}") if n == 1 else N_(
+                "{n} problems (--strict); first: {first}")
+            raise IngestError(source, msg(template, n=str(n), first=str(parsed.issues[0])))
         if stored is not None and known is not None:
             report.unchanged.append(known)
             report.documents.append(parsed)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from regelwerk.ingest.model.errors import StoreBusy, StoreError
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.records import ParsedDocument
 
 MANIFEST_VERSION = 2
@@ -176,9 +177,12 @@ class Store:
                 data = {}
             except ValueError as exc:  # not JSON, not UTF-8; an unreadable home stays an OSError
                 why = type(exc).__name__
-                raise StoreError(f"{self.manifest_path} is damaged ({why}); {DOCTOR_FIX}") from None
+                raise StoreError(msg(N_("{path} is damaged ({why}); run `regelwerk doctor --repair`"),
+                                     path=str(self.manifest_path), why=why)) from None
             if not isinstance(data, dict) or (data and not _manifest_shape_ok(data)):
-                raise StoreError(f"{self.manifest_path} is not a regelwerk manifest; {DOCTOR_FIX}")
+                raise StoreError(msg(N_("{path} is not a regelwerk manifest; run `regelwerk doctor "
+                                        "--repair`"),
+                                     path=str(self.manifest_path)))
             if data.get("version") != MANIFEST_VERSION:
                 data = {"version": MANIFEST_VERSION, "documents": {}, "meta": {}}
             self._manifest = data
@@ -232,10 +236,11 @@ class Store:
             try:
                 cached = ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-                what = "missing" if isinstance(exc, FileNotFoundError) else f"damaged ({type(exc).__name__})"
-                raise StoreError(
-                    f"{path}: the record of {doc_id!r} is {what}; {DOCTOR_FIX}, or ingest its file again"
-                ) from None
+                what = (msg(N_("missing")) if isinstance(exc, FileNotFoundError)
+                        else msg(N_("damaged ({error})"), error=type(exc).__name__))
+                raise StoreError(msg(N_("{path}: the record of {doc_id!r} is {what}; run `regelwerk doctor "
+                                        "--repair`, or ingest its file again"), path=str(path), doc_id=doc_id,
+                                     what=what)) from None
             self._cache[doc_id] = cached
         return cached
 
@@ -350,14 +355,14 @@ class Store:
         then raises StoreBusy naming the store.
         """
         wait = lock_timeout() if timeout is None else timeout
-        with self._locked("build.lock", wait, "process is building the indexes"):
+        with self._locked("build.lock", wait, N_("process is building the indexes")):
             yield
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
         """Serialise writers across processes (readers never block); wait at most
         WRITE_TIMEOUT seconds for another ingest, then raise StoreBusy."""
-        with self._locked("lock", lock_timeout(WRITE_TIMEOUT), "ingest is writing to this store"):
+        with self._locked("lock", lock_timeout(WRITE_TIMEOUT), N_("ingest is writing to this store")):
             self._manifest = None  # another process may have written meanwhile
             yield
 
@@ -370,9 +375,9 @@ class Store:
         try:
             lock.acquire(timeout=wait)
         except Timeout:
-            raise StoreBusy(
-                f"{self.root}: another regelwerk {holder} (waited {wait:g} s); try again when it has finished"
-            ) from None
+            raise StoreBusy(msg(N_("{root}: another regelwerk {holder} (waited {wait} s); try again when it "
+                                   "has finished"),
+                                root=str(self.root), holder=msg(holder), wait=f"{wait:g}")) from None
         try:
             yield
         finally:

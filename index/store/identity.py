@@ -11,20 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from regelwerk.ingest.model.message import N_, Message, msg
+
 #: Kinds whose identity is their release date: new bytes of the same release replace the old.
 DATED_KINDS = frozenset({"cr-text", "cr-html"})
 
 
-def describe(summary: dict[str, Any]) -> str:
+def describe(summary: dict[str, Any]) -> Message:
     """One phrase naming a stored or parsed document: kind, language, date, size, source."""
-    version = summary.get("version") or "undated"
-    return (
-        f"{summary.get('kind')} {summary.get('language')} {version}, "
-        f"{summary.get('sections', 0)} sections, from {summary.get('source') or '?'}"
-    )
+    return msg(N_("{kind} {language} {version}, {sections} sections, from {source}"),
+               kind=str(summary.get("kind")), language=str(summary.get("language")),
+               version=summary.get("version") or msg(N_("undated")),
+               sections=str(summary.get("sections", 0)), source=summary.get("source") or "?")
 
 
-def conflict(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+def conflict(old: dict[str, Any], new: dict[str, Any]) -> Message | None:
     """Why storing `new` under `old`'s id would lose a different document, or None if `new`
     is the same document (same bytes; a new printing of the same dated release; the same
     undated file re-read from the same path after an edit)."""
@@ -33,7 +34,6 @@ def conflict(old: dict[str, Any], new: dict[str, Any]) -> str | None:
     same = all(old.get(k) == new.get(k) for k in ("kind", "language", "version"))
     if same and (new.get("kind") in DATED_KINDS or old.get("source") == new.get("source")):
         return None
-    return (
-        f"would replace the stored document {old.get('id')!r} ({describe(old)}) with a different "
-        f"document ({describe(new)}); pass --replace to replace it, or rename the file"
-    )
+    return msg(N_("would replace the stored document {id!r} ({old}) with a different document ({new}); "
+                  "pass --replace to replace it, or rename the file"),
+               id=str(old.get("id")), old=describe(old), new=describe(new))

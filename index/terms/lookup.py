@@ -22,6 +22,7 @@ from regelwerk.index.terms.aliases import Alias, load_aliases
 from regelwerk.index.terms.check import check_query
 from regelwerk.ingest.model.errors import UnknownKeyword
 from regelwerk.ingest.model.fold import compact
+from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.stemming import StemIndex
 
 FUZZY_CUTOFF = 75.0
@@ -165,6 +166,8 @@ def lookup(index: KeywordIndex, query: str, limit: int = 10) -> list[TermMatch]:
     matches = vocab.lookup(text)
     if not matches:
         near = vocab.nearest(text)
-        hint = f"; nearest: {', '.join(near)}" if near else ""
-        raise UnknownKeyword(f"no keyword or card matches {text!r}{hint}")
+        if near:
+            raise UnknownKeyword(msg(N_("no keyword or card matches {text!r}; nearest: {nearest}"),
+                                     text=text, nearest=", ".join(near)))
+        raise UnknownKeyword(msg(N_("no keyword or card matches {text!r}"), text=text))
     return matches[:limit]

@@ -43,9 +43,32 @@ def german_name(title: str) -> str | None:
     return row.de if row is not None and row.de else None
 
 
+@functools.cache
+def plurals() -> tuple[dict[str, str], dict[str, str]]:
+    """CR section titles that are a term's plural ("Lands") and their German plural
+    ("Länder"), from ``data/terms/plurals.tsv``: (English -> German, German -> English), keyed
+    by folded name."""
+    import csv
+    from importlib import resources
+
+    entry = resources.files("regelwerk.data") / "terms" / "plurals.tsv"
+    text = entry.read_text(encoding="utf-8") if entry.is_file() else ""
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    en: dict[str, str] = {}
+    de: dict[str, str] = {}
+    for row in csv.DictReader(lines, delimiter="\t"):
+        en[compact(row["en"])] = row["de"]
+        de[compact(row["de"])] = row["en"]
+    return en, de
+
+
 def other_name(title: str, language: str) -> str | None:
     """`title`'s name in the other language, or None when the tables do not name it (or it is
-    the same word, like "Mana")."""
+    the same word, like "Mana"). A section title in the plural gets the German plural
+    ("Lands" -> "Länder")."""
+    plural = plurals()[0 if language == "en" else 1].get(compact(title))
+    if plural is not None:
+        return plural if compact(plural) != compact(title) else None
     row = term_row(title, language)
     if row is None:
         return None

@@ -113,3 +113,18 @@ def play(
     poison: int = 0,
 ) -> RunResult:
     return run_scenario(scenario(cards, actions, expect, life, poison), lang)
+
+
+def disagreements(entry: dict[str, Any], facts: dict[str, object], names_de: list[str]) -> list[str]:
+    """Where a scenario's own printed fields contradict the card's facts: "FIELD: FILE has X,
+    the card has Y". A German name agrees when any German printing has it."""
+    out = []
+    for field in ("name_en", "types", "subtypes", "supertypes", "colors", "pt", "keywords"):
+        if field in entry:
+            mine, theirs = entry[field], facts.get(field)
+            same = mine == theirs if isinstance(mine, str) else sorted(mine) == sorted(theirs or [])  # type: ignore[call-overload]
+            if not same:
+                out.append(f"{field}: the scenario has {mine!r}, the card has {theirs!r}")
+    if "name_de" in entry and entry["name_de"] not in names_de:
+        out.append(f"name_de: the scenario has {entry['name_de']!r}, German printings have {names_de!r}")
+    return out

@@ -15,7 +15,7 @@ NAMES = {
     "boar": Name("Düsterwaldkeiler", "Durkwood Boars", "m"),
     "bears": Name("Grizzlybären", "Grizzly Bears", "pl"),
     "herald": Name("Herold der Qualen", "Herald of Torment", "m"),
-    "efreet": Name("Regenbogen-Efreet", "Rainbow Efreet", "m"),
+    "efreet": Name("Regenbogen-Ifrit", "Rainbow Efreet", "m"),
     "capsize": Name("Kentern", "Capsize", "name", genitive="n"),
     "soldier": Name(
         "Soldat", "Soldier", "m", (("acc", "Soldaten"), ("dat", "Soldaten"), ("gen", "Soldaten")), suffix=" 1"

@@ -68,6 +68,21 @@ def test_malformed_file_is_one_line_error(tmp_path: Path, monkeypatch) -> None: 
     assert data["ok"] is False and "bad.toml" in data["error"] and "line" in data["error"]
 
 
+def test_an_unknown_card_is_one_line_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    _no_library(monkeypatch)
+    monkeypatch.setenv("REGELWERK_HOME", str(tmp_path / "home"))
+    f = tmp_path / "card.toml"
+    text = (Path(__file__).parents[2] / "data" / "scenarios" / "banding-tatzelwurm.toml").read_text("utf-8")
+    f.write_text(text.replace('card = "Tatzelwurm"', 'card = "Tatzelwrum"'), encoding="utf-8")
+    result = runner.invoke(example.app, ["run", str(f)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {f}: cards[0].card: got 'Tatzelwrum'; expected a card name (English or German) of the "
+        "shipped card table (51 cards; ingest MTGJSON card files for others); nearest: Tatzelwurm, "
+    )
+
+
 def test_needs_id_or_all() -> None:
     result = runner.invoke(example.app, ["run"])
     assert result.exit_code == 2

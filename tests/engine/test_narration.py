@@ -27,7 +27,7 @@ NAMES = {
     "herald": Name("Herold der Qualen", "Herald of Torment", "m"),
     "finks": Name("Küchenhutzel", "Kitchen Finks", "pl"),
     "tajic": Name("Tajic, Schwert der Legion", "Tajic, Blade of the Legion"),
-    "efreet": Name("Regenbogen-Efreet", "Rainbow Efreet", "m"),
+    "efreet": Name("Regenbogen-Ifrit", "Rainbow Efreet", "m"),
     "monk": Name("Mönch", "Monk", "m", suffix=" 1"),
     "konda": Name("Kondas Hatamoto", "Konda's Hatamoto"),
     "soldier": Name(
@@ -71,7 +71,7 @@ FIXED = [
     (
         "phases_out",
         {"card": Ref("efreet")},
-        "Der Regenbogen-Efreet phast aus: Er bleibt im Spiel, wird aber so behandelt, als gäbe es ihn nicht.",
+        "Der Regenbogen-Ifrit phast aus: Er bleibt im Spiel, wird aber so behandelt, als gäbe es ihn nicht.",
         "Rainbow Efreet phases out: it stays on the battlefield but is treated as though it doesn’t exist.",
     ),
     (
@@ -89,7 +89,7 @@ FIXED = [
     (
         "phases_in",
         {"card": Ref("efreet")},
-        "Der Regenbogen-Efreet phast ein.",
+        "Der Regenbogen-Ifrit phast ein.",
         "Rainbow Efreet phases in.",
     ),
     (
