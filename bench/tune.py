@@ -1,24 +1,27 @@
 """Tuning the question ranking's weights on the dev set, with cross-validation (issue 9).
 
-A small grid search by coordinate descent: starting from the weights before tuning (`START`: field boosts,
-lexicon weight and power, coordination, rule aggregation, glossary propagation, intent and
-consequence factors), each weight in turn takes the value of its grid (`SPACE`) that scores
-best, the others held, for PASSES passes. A setting is scored by the mean MRR@10 of three
-groups, hit@3 breaking ties: the German and the English dev questions
-(``tests/relevance/questions.tsv``, split ``dev``) and the question cases of the keyword
-relevance set (``queries.tsv``), whose every case must keep MRR >= KEYWORD_FLOOR. (Tuned on the
-dev questions alone, the weights lifted them 0.616 -> 0.680 but took the keyword set's
-questions 0.680 -> 0.506: a sign of fitting 127 questions, not of answering questions.)
-Every setting's per-question reciprocal ranks are cached, so repeated descents cost little
-more than one. Then
+A small grid search by coordinate descent: starting from the weights before tuning (`START`:
+field boosts, lexicon weight and power, BM25F's B and K1 for questions, coordination, glossary
+propagation, cross-reference rerank, intent and consequence factors), each weight in turn takes
+the value of its grid (`SPACE`) that scores best, the others held, for PASSES passes. A
+setting is scored by the mean MRR@10 of three groups, hit@3 breaking ties: the German and the
+English dev questions (``tests/relevance/questions.tsv``, split ``dev``) and the question
+cases of the keyword relevance set (``queries.tsv``), whose every case must keep MRR >=
+KEYWORD_FLOOR. (Tuned on the dev questions alone, the weights lifted them 0.616 -> 0.680 but
+took the keyword set's questions 0.680 -> 0.506: a sign of fitting 127 questions, not of
+answering questions.) Every setting's per-question reciprocal ranks are cached, so repeated
+descents cost little more than one. Then
 
 - **cross-validation**: the dev questions are cut into FOLDS folds (fixed seed, each language
   spread evenly); the descent is run on the other folds and its result scored on the fold, so
   the mean over folds says how well *choosing by this search* generalises to unseen questions;
 - **the choice**: the descent on the whole dev set, printed as the values to put in the code.
 
-Neither held-out set is read. Run from the repository root (needs ../shared):
-``python bench/tune.py``; a few minutes on a quiet machine.
+Tried and taken out again, as the search set both to 0 in every run: rule-level aggregation
+(a rule gaining a share of its subrules' scores) and section titles counting toward the
+coordination factor's coverage. Neither held-out set is read. Run from the repository root
+(needs ../shared): ``python bench/tune.py``; 10-30 minutes (two libraries, ~250 searches a
+setting).
 """
 
 from __future__ import annotations
@@ -48,13 +51,11 @@ SPACE: dict[tuple[str, str, str | None], tuple[float, ...]] = {
     ("query", "QUESTION_BOOSTS", "ex"): (0.0, 0.25, 0.5, 1.0),
     ("query", "LEXICON", None): (0.4, 0.6, 0.8, 1.0),
     ("query", "LEX_POWER", None): (0.5, 0.75, 1.0),
-    ("query", "AGGREGATE", None): (0.0, 0.1, 0.25, 0.5),
     ("query", "GLOSSARY_SHARE", None): (0.25, 0.5, 0.75),
     ("rerank", "COORDINATION", None): (1.5, 3.0, 5.0),
     ("rerank", "INTENT", None): (1.0, 1.2, 1.4, 1.7),
     ("rerank", "CONSEQUENCE", None): (1.0, 1.5, 2.0),
     ("rerank", "RESTATED", None): (0.4, 0.6, 0.8, 10.0),
-    ("rerank", "SECTION_COVER", None): (0.0, 0.5, 1.0),
     ("query", "QUESTION_BM25", "B"): (0.3, 0.5, 0.75, 0.9),
     ("query", "QUESTION_BM25", "K1"): (0.8, 1.2, 2.0),
 }
@@ -69,13 +70,11 @@ START: Setting = {
     ("query", "QUESTION_BOOSTS", "ex"): 1.0,
     ("query", "LEXICON", None): 0.6,
     ("query", "LEX_POWER", None): 1.0,
-    ("query", "AGGREGATE", None): 0.0,
     ("query", "GLOSSARY_SHARE", None): 0.5,
     ("rerank", "COORDINATION", None): 3.0,
     ("rerank", "INTENT", None): 1.2,
     ("rerank", "CONSEQUENCE", None): 1.5,
     ("rerank", "RESTATED", None): 0.6,
-    ("rerank", "SECTION_COVER", None): 0.0,
     ("query", "QUESTION_BM25", "B"): 0.75,
     ("query", "QUESTION_BM25", "K1"): 1.2,
 }

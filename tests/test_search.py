@@ -208,7 +208,8 @@ def test_german_sentence_reads_a_german_term_as_german(engine: SearchEngine) -> 
     sentence the German reading wins, on its own the English keyword still comes first."""
     german = engine.search("wann verliert ein Spieler durch Gift").hits[:3]
     assert all(h.title != "Gift" for h in german)
-    assert any("oison" in h.title for h in german)
+    # the poison rules answer it (104.3d, 122.1f, ... are titled by their sections, not "Poison")
+    assert all("oison" in f"{h.title} {h.snippet}" for h in german)
     assert engine.search("Gift").hits[0].title == "Gift"
 
 

@@ -54,13 +54,15 @@ BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0, "ex": 1.0}
 #: ... but a question ("when can a player concede") is answered by a rule's text: a title
 #: word ("Cast", "Play") says what a rule is about, not that it answers the question.
 #: The titles of the sections a rule sits in (``sect``: "Untap Step" for 502.4) say what it
-#: is about where its own words do not ("does anyone get priority during the untap step").
-QUESTION_BOOSTS = {"title": 1.5, "ctx": 0.5, "text": 1.0, "sect": 1.0, "ex": 1.0}
+#: is about where its own words do not ("does anyone get priority during the untap step");
+#: an example (``ex``) illustrates the rule with words of other rules. Tuned by
+#: ``bench/tune.py`` (title 1.5 -> 0.25, ctx 0.5 -> 0.25, examples 0.5 as a field of their own).
+QUESTION_BOOSTS = {"title": 0.25, "ctx": 0.25, "text": 1.0, "sect": 1.0, "ex": 0.5}
 #: BM25F's length normalisation (B) and term-frequency saturation (K1) for questions; keyword
-#: lookups keep whoosh's defaults (0.75, 1.2). A question's answer is often a long rule (400.7
-#: "An object that moves from one zone to another becomes a new object ..."), which full length
-#: normalisation puts behind short rules sharing one word with the question.
-QUESTION_BM25 = {"B": 0.75, "K1": 1.2}
+#: lookups keep whoosh's defaults (0.75, 1.2). Tuned by ``bench/tune.py`` over B 0.3-0.9 and
+#: K1 0.8-2.0: a little more length normalisation (0.9) helps, as a short rule that says one
+#: thing answers a question better than a long one that mentions everything.
+QUESTION_BM25 = {"B": 0.9, "K1": 1.2}
 #: Words that reach a field only through translation weigh less than the user's own words.
 TRANSLATED = 0.6
 #: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:
@@ -78,13 +80,9 @@ ASKS_WORDS = 4
 #: "verrechnen" -> resolve beside p 0.6, still speaks; tuned on the dev set, see bench/tune.py).
 LEXICON = 0.6
 LEX_POWER = 1.0
-#: Rule-level aggregation for questions: a rule gains this share of the summed scores of its
-#: subrules among the hits ("305.2" whose subrules 305.2a/b hold the question's words), so
-#: the rule that a judge cites can stand beside the subrule that repeats the words.
-AGGREGATE = 0.0
 #: A question's glossary hit hands this share of its score to each rule it cites (up to
 #: GLOSSARY_CITES of them) and keeps GLOSSARY_KEEP of it: the rule is the answer.
-GLOSSARY_SHARE = 0.5
+GLOSSARY_SHARE = 0.25
 GLOSSARY_CITES = 2
 GLOSSARY_KEEP = 0.5
 #: How many whoosh hits the coordination re-ranking looks at.
@@ -315,8 +313,6 @@ class SearchEngine:
         rules, "what happens" prefers consequences, question words their cues, and a German
         sentence keeps German sections on the first page."""
         if self._asks:
-            if AGGREGATE:
-                ranked = self._aggregate_rules(ranked, flt)
             ranked = self._glossary_to_rules(ranked, flt)
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
@@ -411,30 +407,11 @@ class SearchEngine:
             scores[str(f.get("key"))] = sc * GLOSSARY_KEEP
         return sorted(((fields[k], v) for k, v in scores.items()), key=lambda x: -x[1])
 
-    def _aggregate_rules(self, ranked: rerank.Ranked, flt: Any) -> rerank.Ranked:
-        """Each rule gains AGGREGATE times the summed scores of its subrules among the hits
-        (fetched from the index if the rule itself was not a hit), best first."""
-        scores = {str(f.get("key")): sc for f, sc in ranked}
-        fields = {str(f.get("key")): f for f, _ in ranked}
-        for (doc, parent, lang), total in rerank.subrule_totals(ranked[:RERANK]).items():
-            rule = self._rule_fields(parent, flt, doc, lang)
-            if rule is None:
-                continue
-            key = str(rule.get("key"))
-            fields[key] = rule
-            scores[key] = scores.get(key, 0.0) + AGGREGATE * total
-        return sorted(((fields[k], v) for k, v in scores.items()), key=lambda x: -x[1])
-
-    def _rule_fields(
-        self, number: str, flt: Any, document: str | None = None, lang: str | None = None
-    ) -> dict[str, Any] | None:
-        """The stored fields of the rule `number` within the search's scope (of `document`
-        and `lang` if given), or None."""
+    def _rule_fields(self, number: str, flt: Any) -> dict[str, Any] | None:
+        """The stored fields of the rule `number` within the search's scope, or None."""
         for docnum in self.searcher.document_numbers(number=number):
             if flt is None or docnum in flt:
-                f = dict(self.searcher.stored_fields(docnum))
-                if document in (None, f.get("document")) and lang in (None, f.get("language")):
-                    return f
+                return dict(self.searcher.stored_fields(docnum))
         return None
 
     def _idf(self, lang: str, term: str) -> float:

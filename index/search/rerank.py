@@ -35,10 +35,6 @@ CONSEQUENCE = 1.5
 #: idf-weighted part of the query's terms its title and text contain, so for questions the
 #: rule that answers most of the question beats a short glossary entry that repeats one word.
 COORDINATION = 3.0
-#: A query term found only in the titles of the sections a rule sits in ("attack" for 508.1a,
-#: which speaks of "untapped creatures" under "Declare Attackers Step") covers this share of
-#: what it would in the rule's own words.
-SECTION_COVER = 0.0
 #: A hit whose title holds the English query words in the query's order scores (1 + PHRASE)
 #: times more (in its text: a quarter of that, as the field boosts weigh them), so "poison
 #: counter" prefers "Poison Counter" to "Poisonous"; only for short queries, where the order
@@ -87,10 +83,7 @@ def coordinate(
             out.append((f, sc))
             continue
         have = _terms(f"{f.get('title') or ''} {f.get('text') or ''}", lang, analyze) & known[lang]
-        around = _terms(str(f.get("sect") or ""), lang, analyze) & known[lang] if SECTION_COVER else set()
-        covered = sum(weight[lang][t] for t in have)
-        covered += SECTION_COVER * sum(weight[lang][t] for t in around - have)
-        share = covered / total[lang]
+        share = sum(weight[lang][t] for t in have) / total[lang]
         out.append((f, sc * (1 + COORDINATION * share * share)))
     return out
 
@@ -209,19 +202,6 @@ def citations(text: str, number: str | None) -> tuple[RuleNumber, ...]:
         if rn is not None and (own is None or not (rn.contains(own) or own.contains(rn))):
             out.append(rn)
     return tuple(out)
-
-
-def subrule_totals(found: Ranked) -> dict[tuple[str, str, str], float]:
-    """``(document, rule number, language) -> summed score`` of the subrules among `found`
-    ("704.5j" counts for 704.5); glossary entries and rules without a letter count for none."""
-    out: dict[tuple[str, str, str], float] = {}
-    for f, sc in found:
-        rn = own_number(f)
-        if rn is None or rn.letter is None:
-            continue
-        key = (str(f.get("document")), str(rn.parent), str(f.get("language")))
-        out[key] = out.get(key, 0.0) + sc
-    return out
 
 
 def asks_consequence(query: str) -> bool:

@@ -56,7 +56,6 @@ def schema() -> Schema:
         title=STORED(),
         term=STORED(),
         text=STORED(),
-        sect=STORED(),  # the enclosing sections' titles, for re-ranking by coverage
         title_en=TEXT(analyzer=en),
         title_de=TEXT(analyzer=de),
         ctx_en=TEXT(analyzer=en),
@@ -203,7 +202,6 @@ def _section_record(
         "title": title,
         "term": None,
         "text": body or s.title,
-        "sect": sect,
         f"title_{s.language}": s.title or s.keyword or "",
         "ctx_en": " ".join(ctx["en"]),
         "ctx_de": " ".join(ctx["de"]),
