@@ -38,3 +38,14 @@ def phrase(table: str, key: str, lang: str) -> Any:
 
 def has_phrase(table: str, key: str) -> bool:
     return key in catalog("en").get(table, {})
+
+
+@cache
+def title_glosses() -> dict[str, str]:
+    """English CR titles with no official German name attested here -> a German gloss
+    (``data/narration/glosses.tsv``, each row with its basis). German traces show the English
+    title with the gloss marked as one ("Casting Spells, dt. etwa „Zaubersprüche wirken“"),
+    never the gloss as if it were an official title."""
+    text = resources.files("regelwerk.data").joinpath("narration", "glosses.tsv").read_text(encoding="utf-8")
+    rows = [line.split("\t") for line in text.splitlines()[1:] if line.strip()]
+    return {row[0]: row[1] for row in rows}

@@ -434,12 +434,8 @@ def combat_damage(game: Game, assign: Assignment, by: str = "") -> None:
         }
         combat.first_strike = bool(combat.fs_at_start)
         if combat.first_strike:
-            say(
-                game,
-                "510.4",
-                "first_strike_step",
-                cards=refs(sorted(combat.fs_at_start, key=in_combat.index)),
-            )
+            strikers = sorted(combat.fs_at_start, key=in_combat.index)
+            say(game, "510.4", "first_strike_step", cards=refs(strikers), ability=_strikes(game, strikers))
     if combat.first_strike and combat.steps_done == 0:
         dealing = [c for c in in_combat if c in combat.fs_at_start]
     elif combat.first_strike:
@@ -700,3 +696,17 @@ def end_combat(game: Game) -> None:
     game.step = "main2"
     say(game, "511.3", "combat_ends")
     settle(game)
+
+
+def _strikes(game: Game, cards: list[str]) -> Label:
+    """Which of first strike and double strike the creatures have, in their order: "Doppelschlag
+    bzw. Erstschlag" ("respectively") when they differ."""
+    kinds = list(
+        dict.fromkeys(
+            "double strike" if has(game, game.cards[c], "double strike") else "first strike" for c in cards
+        )
+    )
+    de = [kw_label(k).de for k in kinds]
+    return Label(
+        str(phrase("words", "respectively", "de")).join(de), str(phrase("words", "or", "en")).join(kinds)
+    )

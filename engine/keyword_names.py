@@ -92,17 +92,21 @@ def kw_label(name: str) -> Label:
 
 
 def counters_label(kind: str, n: int) -> Label:
-    """ "eine +1/+1-Marke" / "a +1/+1 counter", "zwei Flugfähigkeitsmarken" / "2 flying counters"."""
+    """ "eine +1/+1-Marke" / "a +1/+1 counter", "zwei Fliegend-Marken" / "two flying counters"."""
     return Label(_counters(kind, n, "de"), _counters(kind, n, "en"))
 
 
 def _counters(kind: str, n: int, lang: str) -> str:
+    """A keyword counter is named as German cards print it, the keyword line's form and
+    "-Marke" ("Fliegend-Marke", Luminous Broodmoth, IKO); small numbers are words."""
     if has_phrase("counters", kind):
         one, many = phrase("counters", kind, lang)
     else:
-        word = keyword_de(kind) if lang == "de" else kind
-        joint = "s" if lang == "de" and word.endswith(("keit", "heit", "ung", "ion", "tät")) else ""
-        one, many = (t.format(keyword=word + joint) for t in phrase("words", "keyword_counter", lang))
+        row = german(kind) if lang == "de" else None
+        word = row.de if row is not None else (keyword_de(kind) if lang == "de" else kind)
+        one, many = (t.format(keyword=word) for t in phrase("words", "keyword_counter", lang))
     if n == 1:
         return str(phrase("words", "counter_one", lang)).format(name=one)
-    return str(phrase("words", "counter_many", lang)).format(n=n, names=many)
+    words = phrase("words", "numbers", lang)
+    count = words[n] if 0 <= n < len(words) else str(n)
+    return str(phrase("words", "counter_many", lang)).format(n=count, names=many)

@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from regelwerk.engine.catalog import message, phrase
+from regelwerk.engine.catalog import message, phrase, title_glosses
 from regelwerk.engine.errors import IllegalAction
 from regelwerk.engine.events import Event, Label, Ref, Share
 from regelwerk.engine.keyword_names import keyword_de
 from regelwerk.engine.model import CardSpec
 from regelwerk.engine.rulebook import RuleBook
 from regelwerk.engine.state import Game
+from regelwerk.ingest.model.fold import compact
 
 LANGS = ("de", "en")
 
@@ -93,9 +94,11 @@ class Name:
         if self.genus == "name" and case == "gen" and self.genitive:
             return Name(self.de, self.en, self.genitive, self.forms_de, suffix=self.suffix).german("gen")
         if self.genus == "name":
+            # a proper name with a declined part: "mit Dromoka der Ewigen", "von Dromoka der Ewigen"
+            dat = forms.get("dat") if not self.genitive else None
             if case == "gen":
-                return forms["gen"] + self.suffix if "gen" in forms else f"von {self.full_de}"
-            return self.full_de
+                return forms["gen"] + self.suffix if "gen" in forms else f"von {dat or self.de}{self.suffix}"
+            return f"{dat}{self.suffix}" if case == "dat" and dat else self.full_de
         noun = forms.get(case) or (self._genitive() if case == "gen" else self.de)
         return f"{_ARTICLES[self.genus][case]} {noun}{self.suffix}"
 
@@ -186,7 +189,8 @@ class _Formatter(string.Formatter):
       (German "von" with the dative, "vom Tatzelwurm"), ``v:one:many`` (a verb agreeing with the name:
       German plural names and English lists of two or more take ``many``; on a list, ``n:one:many``
       counts its items instead of following grammar; ``or`` joins with "oder"), ``indef``
-      (English "a Soldier"), ``title`` (German name without article, after "wirkt"), ``base``
+      (English "a Soldier"), ``title`` (after "wirkt": an instant or sorcery without article,
+      "wirkt Kentern", any other card in the accusative, "wirkt die Küchenhutzel"), ``base``
       (the bare name for compounds, "Soldat-Spielstein") and
       ``tag`` (" (Soldat 1)" when names repeat);
     - numbers: ``pl:one:many`` ("1 Punkt", "3 Punkte"), ``wpl:one:many`` (one is the whole
@@ -289,8 +293,8 @@ class _Formatter(string.Formatter):
             return _DATIVE.get(name.pronoun_de, name.full_de)
         if spec == "base":  # the bare name, for compounds: "Soldat-Spielstein"
             return name.de
-        if spec == "title":  # a card named like a title, without article: "wirkt Küchenhutzel"
-            return name.full_de
+        if spec == "title":  # after "wirkt": a spell card bare ("wirkt Kentern"), a permanent
+            return name.german("acc")  # spell with its article ("wirkt den Himmlischen Archon")
         if spec == "tag":  # which one, when names repeat: " (Soldat 1)"
             return f" ({name.full_de})" if name.suffix else ""
         if spec.lower() in ("pn", "pa", "pd"):
@@ -330,11 +334,26 @@ def render(event: Event, lang: str, names: Mapping[str, Name]) -> str:
 
 
 def rule_title(rulebook: RuleBook, rule: str, lang: str) -> str | None:
-    """German titles fall back to English: there is no German CR to take them from. A title is
-    a heading, so it starts with a capital even where the term table names a verb or a phrase
-    ("Verrechnen", "Zustandsbasierte Aktionen")."""
-    title = rulebook.title(rule, lang) or (rulebook.title(rule, "en") if lang != "en" else None)
-    return _capitalize(title) if title else title
+    """The title a step cites. English: the CR's. German: the English title with the official
+    German name of the same heading or term beside it ("Banding · Bündnis"), since the CR a
+    judge looks things up in is English; where no official German name is known, the English
+    title with a German gloss marked as such ("Casting Spells, dt. etwa „Zaubersprüche wirken“",
+    ``data/narration/glosses.tsv``), never an invented name. A title is a heading, so it starts
+    with a capital even where the term table names a verb ("Resolve · Verrechnen")."""
+    if lang == "en":
+        title = rulebook.title(rule, lang)
+        return _capitalize(title) if title else None
+    en, de = rulebook.names(rule)
+    if de:
+        de = _capitalize(de)
+        if en and compact(en) != compact(de):  # "Phasing" is Phasing in both
+            return str(phrase("titles", "both", lang)).format(en=en, de=de)
+        return de
+    if en:
+        gloss = title_glosses().get(en)
+        return str(phrase("titles", "gloss", lang)).format(en=en, gloss=gloss) if gloss else en
+    title = rulebook.title(rule, lang)  # a German document's own heading, if any
+    return _capitalize(title) if title else None
 
 
 def illegal(game: Game, rule: str, key: str, also: tuple[str, ...] = (), **params: Any) -> IllegalAction:

@@ -22,12 +22,22 @@ class RuleBook(Protocol):
         """The title of the rule or of its nearest titled ancestor, or None if unknown."""
         ...
 
+    def names(self, number: str) -> tuple[str | None, str | None]:
+        """The English title of the rule or of its nearest titled ancestor and the German name
+        of that same heading or term, from one level of the number tree, so they always name
+        one thing ("702.22j" -> ("Banding", "Bündnis")); the German None where no official
+        German name is known ("601.2" -> ("Casting Spells", None))."""
+        ...
+
 
 class NullRuleBook:
     """Knows no titles; the trace then shows bare rule numbers."""
 
     def title(self, number: str, lang: str) -> str | None:
         return None
+
+    def names(self, number: str) -> tuple[str | None, str | None]:
+        return None, None
 
 
 class TextRuleBook:
@@ -57,3 +67,6 @@ class TextRuleBook:
         if lang != "en":
             return None
         return next((self._titles[n] for n in lineage(number) if self._titles.get(n)), None)
+
+    def names(self, number: str) -> tuple[str | None, str | None]:
+        return self.title(number, "en"), None

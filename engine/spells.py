@@ -126,13 +126,13 @@ def activate(game: Game, source_id: str, ability: str | None, target: str | None
     if spec.effect.target in TARGETED:
         check_target(game, card, target, spec.effect.target, "602.2b")
     label = Label(spec.id, spec.id)
+    if target:  # announced first, then the costs are paid (602.2a-b, 601.2h)
+        say(game, "602.2", "activate_target", player=Ref(player), card=Ref(source_id), target=Ref(target))
+    else:
+        say(game, "602.2", "activate", player=Ref(player), card=Ref(source_id))
     if spec.from_hand:
         move_to_graveyard(game, card, "602.2", "discard_cost", player=Ref(player))
     if spec.tap:
         card.tapped = True
-    if target:
-        say(game, "602.2", "activate_target", player=Ref(player), card=Ref(source_id), target=Ref(target))
-    else:
-        say(game, "602.2", "activate", player=Ref(player), card=Ref(source_id))
     game.stack.append(StackAbility(source_id, player, spec.effect, label, target))
     settle(game)

@@ -394,7 +394,7 @@ class Library:
         for p in given:
             if not p.exists():
                 raise IngestError(str(p), msg(N_("no such file or directory")))
-        skipped: list[str] = []
+        skipped: list[Message] = []
         files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
         if not files:
             also = msg(N_(" ({n} skipped: {first})"),
@@ -525,6 +525,7 @@ class LibraryRuleBook:
         self._library = library
         self._cache: dict[tuple[str, str], str | None] = {}
         self._terms: dict[str, list[tuple[str, str]]] | None = None
+        self._names: dict[tuple[str, str], tuple[str | None, str | None]] = {}
 
     def title(self, number: str, lang: str) -> str | None:
         key = (number, lang)
@@ -533,12 +534,28 @@ class LibraryRuleBook:
             self._cache[key] = german or self._find(number, lang) or self._from_terms(number, "en")
         return self._cache[key]
 
-    def _from_terms(self, number: str, lang: str) -> str | None:
-        """The term tables name every keyword and the turn-structure sections by current
-        number, in both languages: titles even before any CR is ingested, German ones in
-        German traces. Where several terms share a number (104: Lose the Game, Win the Game,
-        Concede), only the one that is the CR's own title of that number is a title; if none
-        is, the CR's English title stands ("104.2a Ending the Game", not "das Spiel verlieren")."""
+    def names(self, number: str) -> tuple[str | None, str | None]:
+        """English and German names of one heading or term, from the first level of the number
+        tree that has a term of the tables ("509.1b" is Evasion Ability · Ausweichfähigkeit,
+        though 509 is Declare Blockers Step), else the CR's title (English only: "601.2" ->
+        Casting Spells)."""
+        key = (number, "names")
+        if key not in self._names:
+            self._names[key] = self._names_at_first_level(number)
+        return self._names[key]
+
+    def _names_at_first_level(self, number: str) -> tuple[str | None, str | None]:
+        terms = self._term_rows()
+        for n in lineage(number):
+            rows = terms.get(n)
+            if rows:
+                names = rows[0] if len(rows) == 1 else self._titled(n, rows)
+                if names is None:  # terms of this number, none of them its title (104, 113)
+                    break
+                return names[0], names[1] or None
+        return self._find(number, "en"), None
+
+    def _term_rows(self) -> dict[str, list[tuple[str, str]]]:
         from regelwerk.index.terms.shipped import load_terms
 
         if self._terms is None:
@@ -547,8 +564,17 @@ class LibraryRuleBook:
                 # Ability words are examples listed in 207.2c, not its title ("Adamant").
                 if row.number and row.kind != "ability_word":
                     self._terms.setdefault(row.number, []).append((row.en, row.de))
+        return self._terms
+
+    def _from_terms(self, number: str, lang: str) -> str | None:
+        """The term tables name every keyword and the turn-structure sections by current
+        number, in both languages: titles even before any CR is ingested, German ones in
+        German traces. Where several terms share a number (104: Lose the Game, Win the Game,
+        Concede), only the one that is the CR's own title of that number is a title; if none
+        is, the CR's English title stands ("104.2a Ending the Game", not "das Spiel verlieren")."""
+        terms = self._term_rows()
         for n in lineage(number):
-            rows = self._terms.get(n)
+            rows = terms.get(n)
             if rows:
                 names = rows[0] if len(rows) == 1 else self._titled(n, rows)
                 if names is None:

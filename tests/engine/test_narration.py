@@ -12,7 +12,7 @@ from narration_case_names import decode
 
 from regelwerk.engine.catalog import catalog
 from regelwerk.engine.events import Event, Label, Ref, Share
-from regelwerk.engine.keyword_names import keyword_de
+from regelwerk.engine.keyword_names import counters_label, keyword_de
 from regelwerk.engine.narration import Name, render
 from regelwerk.engine.rulebook import NullRuleBook, TextRuleBook
 from regelwerk.engine.runner import run_scenario
@@ -30,6 +30,8 @@ NAMES = {
     "efreet": Name("Regenbogen-Ifrit", "Rainbow Efreet", "m"),
     "monk": Name("Mönch", "Monk", "m", suffix=" 1"),
     "konda": Name("Kondas Hatamoto", "Konda's Hatamoto"),
+    "dromoka": Name("Dromoka die Ewige", "Dromoka, the Eternal", forms_de=(("dat", "Dromoka der Ewigen"),)),
+    "bolt": Name("Blitzschlag", "Lightning Bolt", "name", genitive="m"),
     "soldier": Name(
         "Soldat", "Soldier", "m", (("acc", "Soldaten"), ("dat", "Soldaten"), ("gen", "Soldaten")), suffix=" 2"
     ),
@@ -37,6 +39,38 @@ NAMES = {
 
 # (event key, params, German, English): sentences a judge had to correct before.
 FIXED = [
+    # a permanent spell is cast with its article, an instant or sorcery bare
+    (
+        "cast",
+        {"player": Ref("robert"), "card": Ref("finks")},
+        "Robert wirkt die Küchenhutzel.",
+        "Robert casts Kitchen Finks.",
+    ),
+    (
+        "cast",
+        {"player": Ref("robert"), "card": Ref("herald")},
+        "Robert wirkt den Herold der Qualen.",
+        "Robert casts Herald of Torment.",
+    ),
+    (
+        "cast_target",
+        {"player": Ref("susanne"), "card": Ref("bolt"), "target": Ref("bears")},
+        "Susanne wirkt Blitzschlag mit den Grizzlybären als Ziel.",
+        "Susanne casts Lightning Bolt, targeting Grizzly Bears.",
+    ),
+    # a proper name with a declined part: "mit Dromoka der Ewigen", not "mit Dromoka die Ewige"
+    (
+        "declare_attackers",
+        {"player": Ref("robert"), "defender": Ref("susanne"), "cards": [Ref("dromoka")]},
+        "Robert greift Susanne mit Dromoka der Ewigen an.",
+        "Robert attacks Susanne with Dromoka, the Eternal.",
+    ),
+    (
+        "trigger",
+        {"ability": Label("Kräftigung 2", "bolster 2"), "source": Ref("dromoka")},
+        "Die Fähigkeit „Kräftigung 2“ von Dromoka der Ewigen löst aus.",
+        "Dromoka, the Eternal’s ability “bolster 2” triggers.",
+    ),
     (
         "spell_enters",
         {"card": Ref("finks"), "player": Ref("robert")},
@@ -133,7 +167,7 @@ FIXED = [
     (
         "cleanup_effects",
         {"cards": [], "n": 1},
-        "Aufräumen: 1 Effekt „bis zum Ende des Zuges“ endet.",
+        "Aufräumen: Es endet ein Effekt „bis zum Ende des Zuges“.",
         "Cleanup: 1 “until end of turn” effect ends.",
     ),
     (
@@ -168,6 +202,21 @@ def test_fixed_sentences(key: str, params: dict[str, object], de: str, en: str) 
     e = Event("0", key, dict(params))
     assert render(e, "de", NAMES) == de
     assert render(e, "en", NAMES) == en
+
+
+@pytest.mark.parametrize(
+    ("kind", "n", "de", "en"),
+    [
+        ("flying", 1, "eine Fliegend-Marke", "a flying counter"),  # as Luminous Broodmoth (IKO) prints it
+        ("first strike", 2, "zwei Erstschlag-Marken", "two first strike counters"),
+        ("+1/+1", 5, "fünf +1/+1-Marken", "five +1/+1 counters"),
+        ("+1/+1", 12, "12 +1/+1-Marken", "12 +1/+1 counters"),
+        ("-1/-1", 1, "eine -1/-1-Marke", "a -1/-1 counter"),
+    ],
+)
+def test_counters_are_named_as_german_cards_print_them(kind: str, n: int, de: str, en: str) -> None:
+    label = counters_label(kind, n)
+    assert (label.de, label.en) == (de, en)
 
 
 def test_the_banding_sentence_reads_like_a_judge() -> None:
@@ -251,7 +300,7 @@ def test_spells_are_named_without_article_in_german() -> None:
     assert "Robert wirkt Kentern mit dem Serra-Engel als Ziel." in trace
     assert "Kentern wird verrechnet." in trace
     assert not any("das kentern" in t.lower() for t in trace)
-    assert "Robert bezahlt beim Wirken die Rückkaufkosten des Kenterns." in trace  # genitive keeps it
+    assert "Robert bezahlt beim Wirken von Kentern die Rückkaufkosten." in trace
     visions = [
         s.text for s in run_scenario(resolve_scenario("basic-landcycling-traumatic-visions"), "de").steps
     ]
