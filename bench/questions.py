@@ -108,24 +108,36 @@ def table(scores: dict[str, dict[str, Scores]], sizes: dict[str, int]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
+NEWEST = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
+
+
+def newest_library(prefix: str) -> Corpus | None:
+    """A library in a fresh temporary home with the 2026-04-17 CR, or None (and a note) when
+    ../shared is absent."""
     import os
     import tempfile
 
-    split = "dev"
-    if "--split" in argv:
-        split = argv[argv.index("--split") + 1]
-    newest = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
-    if not newest.exists():
-        print(f"skipped: {newest} not found (../shared is needed)")
-        return 0
-    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix="regelwerk-questions-")
-    from bench.baseline import Fts5Baseline
-    from regelwerk.index.search.query import SearchEngine
+    if not NEWEST.exists():
+        print(f"skipped: {NEWEST} not found (../shared is needed)")
+        return None
+    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix=prefix)
     from regelwerk.index.store.corpus import Corpus
 
     library = Corpus()
-    assert not library.ingest([newest]).errors
+    assert not library.ingest([NEWEST]).errors
+    return library
+
+
+def main(argv: list[str]) -> int:
+    split = "dev"
+    if "--split" in argv:
+        split = argv[argv.index("--split") + 1]
+    library = newest_library("regelwerk-questions-")
+    if library is None:
+        return 0
+    from bench.baseline import Fts5Baseline
+    from regelwerk.index.search.query import SearchEngine
+
     questions = load_questions(split=None if split == "all" else split)
     bad = [(q.case.query, p) for q in questions if (p := expectation_problem(library, q.case))]
     for query, problem in bad:

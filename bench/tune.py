@@ -37,7 +37,7 @@ if __name__ == "__main__":  # run as a script: "bench" must resolve to the packa
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.baseline import hit_matches
-from bench.questions import Question, load_questions
+from bench.questions import NEWEST, Question, load_questions, newest_library
 
 FOLDS = 5
 #: The keyword relevance set must keep at least this MRR (issue 9: "must not drop below 0.90").
@@ -214,22 +214,15 @@ def descent(
 
 
 def main(argv: list[str]) -> int:
-    import os
-    import tempfile
 
     seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 9
-    newest = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
-    if not newest.exists():
-        print(f"skipped: {newest} not found (../shared is needed)")
+    library = newest_library("regelwerk-tune-")
+    if library is None:
         return 0
-    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix="regelwerk-tune-")
     from regelwerk.index.search.query import SearchEngine
-    from regelwerk.index.store.corpus import Corpus
 
-    library = Corpus()
-    assert not library.ingest([newest]).errors
     engine = SearchEngine(library)
-    Keyword.open(newest.parent)
+    Keyword.open(NEWEST.parent)
     dev = load_questions(split="dev")
     cache: dict[tuple[tuple[Any, float], ...], list[float]] = {}
 
