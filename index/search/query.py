@@ -287,7 +287,6 @@ class SearchEngine:
             q = self._plain(text, highlight, notes, phrase, said, scale)
         if q is None:
             return SearchResult(query, (), (*notes, "no searchable words in the query"))
-        self._weigh()
         try:
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
         except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
@@ -335,6 +334,7 @@ class SearchEngine:
         self._asks = False
         self._german = False
         self._boosts = BOOSTS
+        self._weigh()
 
     def _german_hits(
         self, q: Any, found: rerank.Ranked, version: str | None, all_versions: bool
@@ -467,6 +467,7 @@ class SearchEngine:
         self._german = reading.lang == "de"
         self._asks = bool(reading.intents) or len(reading.words) >= ASKS_WORDS
         self._boosts = QUESTION_BOOSTS if self._asks else BOOSTS
+        self._weigh()
         said.update(fold(w.lower()) for w in fixed)
         words = (fixed, en, de)
         if reading.lang == "de" and reading.english:
