@@ -304,3 +304,26 @@ def test_ingest_says_in_german_why_it_skipped_a_file(home: Path, tmp_path: Path)
     assert shown.exit_code == 0, shown.output
     assert (f"Hinweis: {folder / 'notes.pdf'}: weder Regeldokument noch Kartendatei (.pdf; erwartet: .txt, "
             ".htm, .html oder MTGJSON), übersprungen") in shown.output
+
+
+def test_documents_table_in_german_on_an_80_column_terminal(german: None) -> None:
+    """German headers, and still no date or count cut on 80 columns."""
+    from regelwerk.cli.tables import documents_table
+
+    row = {"id": "glossary-de-banding-bataillon-bushido-x", "language": "de+en", "version": "2026-04-17",
+           "kind": "bilingual-dump", "sections": 3299, "rules": 3138, "glossary": 730, "cards": 12345,
+           "issues": ["x"] * 12}
+    out = io.StringIO()
+    Console(width=80, file=out, color_system=None, highlight=False).print(documents_table([row]))
+    lines = [line.rstrip() for line in out.getvalue().splitlines()]
+    assert lines[0] == "Eingelesene Dokumente"
+    assert lines[2].split() == ["ID", "Spr.", "Fassung", "Art", "Abs.", "Regeln", "Gloss.", "Karten", "Hinw."]
+    assert all(len(line) <= 80 for line in lines) and "…" not in out.getvalue()
+    assert "2026-04-17" in lines[4] and lines[4].split()[-5:] == ["3299", "3138", "730", "12345", "12"]
+
+
+def test_term_evidence_and_links_in_german(home: Path) -> None:
+    shown = _de("term", "Land")
+    assert shown.exit_code == 0, shown.output
+    assert "Deutsche Karten drucken: Land (aktuell, " in shown.output and " Karten, 19" in shown.output
+    assert "z. B. " in shown.output and " cards, " not in shown.output and "e.g." not in shown.output

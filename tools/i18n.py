@@ -36,7 +36,7 @@ DOMAIN = "regelwerk"
 LANGUAGES = ("de",)
 #: A fixed creation date, so the .po changes only when its messages do.
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 #: typer's own words, looked up through the stdlib's global gettext (typer/core.py).
 TYPER_WORDS = (
