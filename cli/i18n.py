@@ -173,25 +173,27 @@ def install_for_typer(lang: str | None = None) -> None:
     Context.formatter_class = Formatter
 
 
-def message(data: Any) -> str:
-    """A ``Message.to_dict()`` (``{"id": template, "args": {...}}``) in the interface language;
-    arguments that are messages themselves are translated too. A plain string is shown as it is."""
+def message(data: Any, lang: str | None = None) -> str:
+    """A ``Message.to_dict()`` (``{"id": template, "args": {...}}``) in the interface language
+    (or `lang`: a web page's); arguments that are messages themselves are translated too. A
+    plain string is shown as it is."""
     if isinstance(data, str):
         return data
-    args = {k: message(v) if isinstance(v, dict) else str(v) for k, v in data.get("args", {}).items()}
-    return _(str(data["id"])).format(**args)
+    args = {k: message(v, lang) if isinstance(v, dict) else str(v) for k, v in data.get("args", {}).items()}
+    return catalog(lang or current()).gettext(str(data["id"])).format(**args)
 
 
-def text(found: Any) -> str:
-    """A `Message` (or a plain string) in the interface language."""
+def text(found: Any, lang: str | None = None) -> str:
+    """A `Message` (or a plain string) in the interface language (or `lang`)."""
     to_dict = getattr(found, "to_dict", None)
-    return message(to_dict()) if callable(to_dict) else str(found)
+    return message(to_dict(), lang) if callable(to_dict) else str(found)
 
 
-def error(exc: BaseException) -> str:
-    """An error's sentence in the interface language: its `Message` where it carries one."""
+def error(exc: BaseException, lang: str | None = None) -> str:
+    """An error's sentence in the interface language (or `lang`): its `Message` where it
+    carries one."""
     found = getattr(exc, "message", None)
-    return text(found) if found is not None else str(exc)
+    return text(found, lang) if found is not None else str(exc)
 
 
 #: click's own usage messages (typer vendors click without gettext), as templates whose German

@@ -87,7 +87,7 @@ def render_report(con: Any, data: dict[str, Any]) -> None:
                       ("repaired", _("{document}: its damaged record was rewritten"))):
         for doc_id in data[key]:
             con.print(what.format(document=doc_id), markup=False)
-    for skip in data["skipped"]:
+    for skip in map(message, data.get("skipped_messages", data["skipped"])):
         con.print(_("note: {message}").format(message=skip), markup=False, highlight=False, soft_wrap=True)
     for summary in data["documents"]:
         issues = summary["issues"]
@@ -95,4 +95,5 @@ def render_report(con: Any, data: dict[str, Any]) -> None:
             note = _("note: {message}").format(message=issue)
             con.print(note, markup=False, highlight=False, soft_wrap=True)
         if len(issues) > SHOWN_ISSUES:
-            con.print(f"note: ... and {len(issues) - SHOWN_ISSUES} more (--json lists all)")
+            more = _("note: ... and {n} more (--json lists all)").format(n=len(issues) - SHOWN_ISSUES)
+            con.print(more, markup=False)

@@ -394,7 +394,7 @@ class Library:
         for p in given:
             if not p.exists():
                 raise IngestError(str(p), msg(N_("no such file or directory")))
-        skipped: list[str] = []
+        skipped: list[Message] = []
         files = expand_paths(given, follow_symlinks=follow_symlinks, skipped=skipped)
         if not files:
             also = msg(N_(" ({n} skipped: {first})"),

@@ -218,13 +218,18 @@ def parse_path(path: str | Path, fmt: Format | str | None = None) -> ParsedDocum
 
 
 #: Why a directory ingest passes over a file of another kind (a .pdf, a .md next to the rules).
-_NOT_A_DOCUMENT = (
+_NOT_A_DOCUMENT = N_(
     "not a rules document or card file ({suffix}; expected .txt, .htm, .html or MTGJSON), skipped"
 )
 
 
+def _skip(path: Path, why: str, **args: str) -> Message:
+    """One skipped directory entry: "<path>: <why>" as a message, so it reads in German too."""
+    return msg(N_("{path}: {why}"), path=str(path), why=msg(why, **args))
+
+
 def expand_paths(
-    paths: Iterable[str | Path], *, follow_symlinks: bool = False, skipped: list[str] | None = None
+    paths: Iterable[str | Path], *, follow_symlinks: bool = False, skipped: list[Message] | None = None
 ) -> list[Path]:
     """Files as given, directories expanded (sorted) to the document files inside them.
 
@@ -243,17 +248,18 @@ def expand_paths(
         for f in p.rglob("*"):
             if f.suffix.lower() not in DOCUMENT_SUFFIXES | CARD_SUFFIXES:
                 if skipped is not None and f.is_file() and not f.is_symlink():
-                    skipped.append(f"{f}: {_NOT_A_DOCUMENT.format(suffix=f.suffix or 'no suffix')}")
+                    skipped.append(_skip(f, _NOT_A_DOCUMENT, suffix=f.suffix or "no suffix"))
                 continue
             if f.is_symlink() and not follow_symlinks:
                 if skipped is not None:
-                    skipped.append(f"{f}: a symbolic link, skipped (--follow-symlinks reads it)")
+                    skipped.append(_skip(f, N_("a symbolic link, skipped (--follow-symlinks reads it)")))
             elif f.is_file():
                 if _wanted(f):
                     found.append(f)
                 elif skipped is not None:
-                    skipped.append(f"{f}: a {f.suffix} file that is not MTGJSON card data, skipped")
+                    skipped.append(_skip(f, N_("a {suffix} file that is not MTGJSON card data, skipped"),
+                                         suffix=f.suffix))
             elif skipped is not None and not f.is_dir():
-                skipped.append(f"{f}: not a regular file, skipped")
+                skipped.append(_skip(f, N_("not a regular file, skipped")))
         out.extend(sorted(found))
     return out

@@ -120,7 +120,7 @@ def test_refused_replacement_in_german(home: Path, tmp_path: Path) -> None:
     assert shown.exit_code == 1
     assert "würde das gespeicherte Dokument 'cr-en-2026-04-17' (cr-text en 2026-04-17, " in shown.output
     assert " Abschnitte, aus " in shown.output
-    assert "durch ein anderes Dokument (excerpt en undatiert, " in shown.output
+    assert "durch ein anderes Dokument (excerpt en ohne Datum, " in shown.output
     assert "mit --replace ersetzen oder die Datei umbenennen" in shown.output
     english = json.loads(runner.invoke(app, ["ingest", str(fake), "--format", "excerpt", "--json"]).output)
     assert "would replace the stored document 'cr-en-2026-04-17'" in english["error"]
@@ -275,3 +275,32 @@ def test_plural_titles_are_cr_section_titles() -> None:
     from regelwerk.ingest.model.fold import compact
 
     assert {compact(t) for t in titles} >= set(plurals()[0])
+
+
+def test_doctor_names_damage_in_german(home: Path) -> None:
+    from regelwerk.index.facade import Library
+    from regelwerk.index.store.disk import Store
+
+    Library(home).docs()  # the seeds, stored
+    record = next((home / "store" / "docs").glob("*.json"))
+    record.unlink()
+    shown = _de("doctor")
+    assert shown.exit_code == 1
+    assert f"Problem: {record}: der Eintrag von '{record.stem}' fehlt" in shown.output
+    assert "Speicher beschädigt (`regelwerk doctor --repair` ausführen)" in shown.output
+    repaired = _de("doctor", "--repair")
+    assert f"repariert: {record.stem}: erneut aus seeds/" in repaired.output
+    data = json.loads(_de("doctor", "--json").output)  # healed; JSON keeps English and the ids
+    assert data["healthy"] and data["problems"] == [] and data["problem_messages"] == []
+    assert Store(home).record_path(record.stem).exists()
+
+
+def test_ingest_says_in_german_why_it_skipped_a_file(home: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.pdf").write_bytes(b"%PDF-1.4")
+    (folder / "cr.txt").write_text(CR, encoding="utf-8")
+    shown = _de("ingest", str(folder))
+    assert shown.exit_code == 0, shown.output
+    assert (f"Hinweis: {folder / 'notes.pdf'}: weder Regeldokument noch Kartendatei (.pdf; erwartet: .txt, "
+            ".htm, .html oder MTGJSON), übersprungen") in shown.output

@@ -178,3 +178,30 @@ def test_diff_of_the_newest_releases(library: Library) -> None:
     assert seven["changes"] and all((c["old"] or c["new"]).startswith("7") for c in seven["changes"])
     long_range = library.diff("2003-03-15", "latest", section="702")
     assert any(c["old"] == "502.10" and c["new"] == "702.22" for c in long_range["changes"])
+
+
+def test_a_writer_killed_mid_transaction_leaves_a_table_readers_can_open(tmp_path: Path) -> None:
+    """A hot journal (an ingest killed while storing a pair) is rolled back, not an error."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from regelwerk.index.linking.lineage_table import read_only
+
+    path = tmp_path / "lineage.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE t (x)")
+    con.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(1000)])
+    con.commit()
+    con.close()
+    code = (
+        "import os, sqlite3\n"
+        f"c = sqlite3.connect({str(path)!r}); c.execute('PRAGMA cache_size=1'); c.execute('BEGIN')\n"
+        "c.executemany('INSERT INTO t VALUES (?)', [(i,) for i in range(20000)])\n"
+        "os._exit(1)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=False)
+    assert path.with_name(path.name + "-journal").exists()
+    with pytest.raises(sqlite3.OperationalError):  # what a plain read-only open met
+        sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute("SELECT count(*) FROM t").fetchone()
+    assert read_only(path).execute("SELECT count(*) FROM t").fetchone() == (1000,)

@@ -59,12 +59,22 @@ def mo_path(lang: str) -> Path:
 SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}), ("ingest", {"N_": None}))
 
 
-def _code_messages() -> Iterator[tuple[str | tuple[str, str], str]]:
+#: The web pages' templates call ``_()``, ``ngettext()`` and ``pgettext()`` (site.Site.page
+#: passes the catalog's functions in); Jinja2's own Babel extractor reads them.
+TEMPLATES = ("cli/web/templates", {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)})
+
+
+def _code_messages() -> Iterator[tuple[str | tuple[str, str], str, str | None]]:
     for folder, keywords in SOURCES:
-        for filename, lineno, message, _comments, _context in extract_from_dir(
+        for filename, lineno, message, _comments, context in extract_from_dir(
             str(ROOT / folder), method_map=[("**.py", "python")], keywords=keywords
         ):
-            yield message, f"{folder}/{filename}:{lineno}"
+            yield message, f"{folder}/{filename}:{lineno}", context
+    folder, keywords = TEMPLATES
+    for filename, lineno, message, _comments, context in extract_from_dir(
+        str(ROOT / folder), method_map=[("**.html", "jinja2.ext:babel_extract")], keywords=keywords
+    ):
+        yield message, f"{folder}/{filename}:{lineno}", context
 
 
 def _help_texts(command: Any, path: str) -> Iterator[tuple[str, str]]:
@@ -86,8 +96,8 @@ def template() -> Catalog:
     from regelwerk.cli.app import app
 
     cat = Catalog(domain=DOMAIN, project="regelwerk", charset="utf-8", creation_date=STAMP)
-    for message, where in _code_messages():
-        cat.add(message, locations=[(where.rsplit(":", 1)[0], int(where.rsplit(":", 1)[1]))])
+    for message, where, context in _code_messages():
+        cat.add(message, locations=[(where.rsplit(":", 1)[0], int(where.rsplit(":", 1)[1]))], context=context)
     for text, where in _help_texts(typer.main.get_command(app), "regelwerk"):
         cat.add(text, auto_comments=[where])
     for word in TYPER_WORDS:
@@ -114,7 +124,7 @@ def problems(lang: str) -> list[str]:
     for msg in template():
         if not msg.id:
             continue
-        have = catalog.get(msg.id)
+        have = catalog.get(msg.id, context=msg.context)
         if have is None:
             out.append(f"{po.name} ({lang}): no entry for {msg.id!r}")
         elif not have.string or (isinstance(have.string, tuple) and not all(have.string)) or have.fuzzy:

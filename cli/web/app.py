@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from regelwerk.cli.web import api, pages
 from regelwerk.cli.web.backend import Backend, status_for
-from regelwerk.cli.web.site import HERE, Site, site
+from regelwerk.cli.web.site import HERE, Site, site, ui_lang
 from regelwerk.ingest.model.errors import RegelwerkError
 
 
@@ -43,7 +43,10 @@ def create_app(backend: Backend | None = None) -> FastAPI:
 
 
 async def _library_error(request: Request, exc: Exception) -> Response:
-    return site(request).error(request, str(exc), status_for(exc))
+    """The API says it in English (as ``--json`` does); a page in the reader's language."""
+    from regelwerk.cli.i18n import error
+
+    return site(request).error(request, str(exc), status_for(exc), shown=error(exc, ui_lang(request)))
 
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
@@ -54,9 +57,14 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail if isinstance(exc.detail, str) else "error"
+    shown = None
     if exc.status_code == 404 and detail == "Not Found":  # no route, not a missing thing
-        detail = f"no such page: {request.url.path}"
-    return site(request).error(request, detail, exc.status_code)
+        from regelwerk.cli.i18n import N_, catalog
+
+        template = N_("no such page: {path}")
+        detail = template.format(path=request.url.path)
+        shown = catalog(ui_lang(request)).gettext(template).format(path=request.url.path)
+    return site(request).error(request, detail, exc.status_code, shown=shown)
 
 
 def _error_message(exc: RequestValidationError) -> str:

@@ -36,6 +36,7 @@ STATUS_BY_ERROR = {
     "UnknownVersion": 404,
     "UnknownKeyword": 404,
     "UnknownScenario": 404,
+    "UnknownScenarioPage": 404,
     "UnknownCard": 404,
 }
 

@@ -6,7 +6,6 @@ on what a request may ask for live here too, so the API and the pages enforce th
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
@@ -15,6 +14,7 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from regelwerk.cli.i18n import catalog
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import highlight, linkify, rule_url
 from regelwerk.ingest.model.errors import InputError
@@ -37,15 +37,6 @@ Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many 
 Version = Annotated[
     str | None, Query(max_length=40, description="A CR release (effective date, e.g. 2015-11-13).")
 ]
-
-
-def _catalog() -> dict[str, dict[str, str]]:
-    with open(HERE / "ui.toml", "rb") as fh:
-        data: dict[str, dict[str, str]] = tomllib.load(fh)
-    return data
-
-
-UI = _catalog()
 
 
 def ui_lang(request: Request) -> str:
@@ -81,14 +72,17 @@ class Site:
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         lang = ui_lang(request)
         here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        common = {"t": UI[lang], "ui": lang, "other": "en" if lang == "de" else "de", "here": here}
+        t = catalog(lang)  # the CLI's gettext catalog: the pages' words are in it too
+        common = {"_": t.gettext, "ngettext": t.ngettext, "pgettext": t.pgettext,
+                  "ui": lang, "other": "en" if lang == "de" else "de", "here": here}
         return self.templates.TemplateResponse(request, template, {**common, **context}, status_code=status)
 
-    def error(self, request: Request, message: str, status: int) -> Response:
-        """The CLI's envelope for /api/, an error page for a person."""
-        message = " ".join(message.split())
+    def error(self, request: Request, message: str, status: int, shown: str | None = None) -> Response:
+        """The CLI's envelope for /api/ (English, like ``--json``), an error page for a person
+        (`shown`: the message in the page's language, where there is one)."""
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"ok": False, "error": message}, status_code=status)
+            return JSONResponse({"ok": False, "error": " ".join(message.split())}, status_code=status)
+        message = " ".join((shown or message).split())
         return self.page(request, "error.html", status=status, message=message, status_code=status)
 
 
@@ -107,12 +101,18 @@ def check_scenario(s: Site, scenario: str) -> dict[str, Any]:
     """Only packaged scenarios: the library also takes a file path, which HTTP must not reach."""
     import difflib
 
-    from starlette.exceptions import HTTPException
-
     infos: list[dict[str, Any]] = s.call("examples")["scenarios"]
     for info in infos:
         if info["id"] == scenario:
             return info
     near = difflib.get_close_matches(scenario, [i["id"] for i in infos], n=3)
-    hint = f" (did you mean {', '.join(repr(n) for n in near)}?)" if near else ""
-    raise HTTPException(404, f"no scenario {scenario!r}{hint}; expected an id from /api/examples")
+    if near:
+        raise UnknownScenarioPage(msg(N_("no scenario {scenario!r} (did you mean {near}?); expected an id "
+                                         "from /api/examples"),
+                                      scenario=scenario, near=", ".join(map(repr, near))))
+    raise UnknownScenarioPage(msg(N_("no scenario {scenario!r}; expected an id from /api/examples"),
+                                  scenario=scenario))
+
+
+class UnknownScenarioPage(InputError):
+    """A scenario id in a URL that no packaged scenario has (404, like an unknown rule)."""

@@ -15,25 +15,31 @@ per process. Name comparisons use ``regelwerk.ingest.model.fold`` like everythin
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import sqlite3
+import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.linking.keyword import CardRef, Era, Keyword
-from regelwerk.index.linking.link import Linked, excerpt_numbers, link
+from regelwerk.index.linking.link import Linked, excerpt_numbers, link_releases, release_from, release_lookups
 from regelwerk.index.terms.aliases import load_aliases
 from regelwerk.index.terms.shipped import load_terms, stamp
 from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.releases import CR_KINDS
 from regelwerk.ingest.model.stemming import StemIndex
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
-SCHEMA = 4
+SCHEMA = 5
+#: Linking's lookups of each release (``_lookups``), beside the per-fingerprint artefacts.
+LOOKUPS = "releases.sqlite"
 ARTEFACT = "keywords"
 _FILE = "keywords.json"
 
@@ -49,6 +55,7 @@ class KeywordIndex:
         self._by_id = {k.id: k for k in linked.keywords}
         self._versions = dict(linked.versions)
         self._eras = {e.document: e for e in linked.eras}
+        self._by_ref: dict[tuple[str, str], tuple[int, Keyword]] | None = None
         self._en: dict[str, list[Keyword]] = {}
         self._de: dict[str, list[Keyword]] = {}
         for k in linked.keywords:
@@ -106,20 +113,28 @@ class KeywordIndex:
         if doc_id == newest:
             return str(rn)
         rule = f"{rn.section}.{rn.rule}" if rn.rule is not None else str(rn.section)
-        for k in self.linked.keywords:
-            for ref in k.rules:
-                if ref.document != doc_id:
-                    continue
-                if ref.number == str(rn):  # ability words live at a subrule (207.2c)
-                    return self._newest_number(k)
-                if ref.number == rule:
-                    target = self._newest_number(k)
-                    return None if target is None else target + (rn.letter or "")
+        refs = self._refs()
+        exact, whole = refs.get((doc_id, str(rn))), refs.get((doc_id, rule))
+        if exact is not None and (whole is None or exact[0] <= whole[0]):
+            return self._newest_number(exact[1])  # ability words live at a subrule (207.2c)
+        if whole is not None:
+            target = self._newest_number(whole[1])
+            return None if target is None else target + (rn.letter or "")
         newest_version = self._versions.get(newest) if newest else None
         if newest_version is not None and self._versions.get(doc_id) == newest_version:
             return str(rn)
         era = self._eras.get(doc_id)
         return str(rn) if era is not None and era.current else None
+
+    def _refs(self) -> dict[tuple[str, str], tuple[int, Keyword]]:
+        """``(document, number) -> (index, the first keyword with a rule there)``, built once:
+        `current` runs for every rule of a release when the index grows."""
+        if self._by_ref is None:
+            self._by_ref = {}
+            for i, k in enumerate(self.linked.keywords):
+                for ref in k.rules:
+                    self._by_ref.setdefault((ref.document, ref.number), (i, k))
+        return self._by_ref
 
     def _newest_number(self, k: Keyword) -> str | None:
         newest = self.linked.newest
@@ -171,17 +186,55 @@ class KeywordIndex:
         return []
 
 
+def _lookups(library: Corpus, releases: list[dict[str, Any]]) -> list[Any]:
+    """Linking's lookups of each release, from ``linking/releases.sqlite`` (keyed by the
+    release's sha256 and SCHEMA, so they never go stale), computing the missing ones."""
+    path = library.home / "linking" / LOOKUPS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(path)
+    out = []
+    try:
+        con.execute(
+            "CREATE TABLE IF NOT EXISTS lookups (sha256 TEXT, schema INTEGER, data BLOB, "
+            "PRIMARY KEY (sha256, schema))"
+        )
+        for s in releases:
+            load = functools.partial(library.store.get, str(s["id"]))
+            row = con.execute(
+                "SELECT data FROM lookups WHERE sha256 = ? AND schema = ?", (s["sha256"], SCHEMA)
+            ).fetchone()
+            if row is not None:
+                with contextlib.suppress(ValueError, KeyError, TypeError, zlib.error):
+                    out.append(release_from(json.loads(zlib.decompress(row[0])), load))
+                    continue
+            data = release_lookups(load())
+            blob = zlib.compress(json.dumps(data, ensure_ascii=False).encode("utf-8"))
+            with con:
+                con.execute("INSERT OR REPLACE INTO lookups VALUES (?, ?, ?)", (s["sha256"], SCHEMA, blob))
+            out.append(release_from(data, load))
+    finally:
+        con.close()
+    return out
+
+
 @functools.cache
 def _load(path: Path) -> KeywordIndex:
     return KeywordIndex(Linked.from_dict(json.loads((path / _FILE).read_text(encoding="utf-8"))))
 
 
 def keyword_index(library: Corpus) -> KeywordIndex:
-    """The linked keywords of `library`'s documents, built on first use per fingerprint."""
+    """The linked keywords of `library`'s documents, built on first use per fingerprint.
+
+    What linking reads of each English release is kept per release's bytes (`_lookups`), so
+    a build reads only the releases it has not seen and the small other documents."""
     store = library.store
 
     def build(tmp: Path) -> None:
-        linked = link(store.all(), load_terms())
+        summaries = store.summaries()
+        releases = [s for s in summaries if s["kind"] in CR_KINDS and s["language"] == "en"]
+        others = [store.get(str(s["id"])) for s in summaries if s not in releases]
+        order = [str(s["id"]) for s in summaries]
+        linked = link_releases(_lookups(library, releases), others, load_terms(), order)
         (tmp / _FILE).write_text(json.dumps(linked.to_dict(), ensure_ascii=False), encoding="utf-8")
 
     path = store.derived(ARTEFACT, build, salt=f"kw{SCHEMA}-{stamp()}")

@@ -13,6 +13,7 @@ release removed it, and its whole history release by release.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
@@ -75,11 +76,24 @@ def pairs_of(chain: Sequence[Release]) -> list[tuple[Release, Release]]:
     return list(itertools.pairwise(chain))
 
 
+def read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the table at `path`.
+
+    A writer killed mid-transaction leaves a hot journal that the next reader must roll back,
+    which a read-only connection cannot do ("attempt to write a readonly database"): one
+    ordinary read rolls it back first (SQLite's own recovery, under its own locks).
+    """
+    if path.with_name(path.name + "-journal").exists():
+        with contextlib.closing(sqlite3.connect(path)) as con:
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
 def missing_pairs(path: Path, chain: Sequence[Release]) -> list[tuple[Release, Release]]:
     """Adjacent pairs of `chain` that the table at `path` lacks."""
     if not path.exists():
         return pairs_of(chain)
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    con = read_only(path)
     try:
         have = {
             (a, b) for a, b in con.execute("SELECT old_sha, new_sha FROM pairs WHERE version = ?", (VERSION,))
@@ -176,7 +190,7 @@ class Chain:
     def load(cls, path: Path, chain: Sequence[Release]) -> Chain:
         steps: dict[tuple[str, str], list[Step]] = {}
         if path.exists() and len(chain) > 1:
-            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            con = read_only(path)
             try:
                 for older, newer in pairs_of(chain):
                     rows = con.execute(
@@ -225,4 +239,4 @@ class Chain:
         return known.get(position)
 
 
-__all__ = ["FILE", "Chain", "Fate", "Release", "chain_of", "missing_pairs", "prune", "update"]
+__all__ = ["FILE", "Chain", "Fate", "Release", "chain_of", "missing_pairs", "prune", "read_only", "update"]

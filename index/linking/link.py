@@ -25,7 +25,7 @@ Run after parsing, whenever the documents change (the result is cached per store
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -35,7 +35,7 @@ from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import slug
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber
-from regelwerk.ingest.model.records import ParsedDocument, Section
+from regelwerk.ingest.model.records import Document, ParsedDocument, Section
 from regelwerk.ingest.model.releases import CR_KINDS
 from regelwerk.ingest.model.stemming import mentions
 
@@ -142,31 +142,47 @@ class Linked:
 
 
 # -- one CR release ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Head:
+    """What linking reads of one numbered section of a release (a slim `Section`)."""
+
+    number: str
+    title: str
+    position: int
+    bare: str  # the heading text a 701/702 rule without a title has ("For Mirrodin!"), else ""
+
+
 @dataclass
 class _Release:
-    """The lookups linking needs from one dated CR release."""
+    """The lookups linking needs from one dated CR release. Built once per release's bytes
+    and kept (``to_dict``, see ``keyword_index``), so linking a new release reads only it."""
 
-    parsed: ParsedDocument
-    headings: dict[str, Section]  # fold(keyword title) -> 701/702 heading rule
-    titles: dict[str, Section]  # fold(title) -> any titled section or rule
+    document: Document
+    headings: dict[str, _Head]  # fold(keyword title) -> 701/702 heading rule
+    titles: dict[str, str]  # fold(title) -> number of any titled section or rule
     glossary: dict[str, tuple[str, str, tuple[str, ...]]]  # fold(term) -> (head, text, refs)
-    ability_words: Section | None
-    by_number: dict[str, Section]
+    ability_words: tuple[str, str] | None  # (number, text) of the subrule listing them
+    by_number: dict[str, _Head]
     keyword_kinds: dict[str, str]  # fold(keyword title) -> "keyword_action" / "keyword_ability"
+    #: The whole document, for matching an excerpt's text (read only then).
+    load: Callable[[], ParsedDocument] | None = None
 
     @property
     def id(self) -> str:
-        return self.parsed.document.id
+        return self.document.id
 
     @property
     def key(self) -> str:
-        return self.parsed.document.version or self.id
+        return self.document.version or self.id
+
+    def sections(self) -> tuple[Section, ...]:
+        return self.load().sections if self.load is not None else ()
 
     @classmethod
     def of(cls, parsed: ParsedDocument) -> _Release:
-        headings: dict[str, Section] = {}
-        titles: dict[str, Section] = {}
-        by_number: dict[str, Section] = {}
+        headings: dict[str, _Head] = {}
+        titles: dict[str, str] = {}
+        by_number: dict[str, _Head] = {}
         ability_words = None
         keyword_sections = {
             s.number: kind
@@ -177,21 +193,47 @@ class _Release:
         for s in parsed.sections:
             if s.number is None:
                 continue
-            by_number.setdefault(s.number, s)
-            title = s.title or _bare_heading(s)
+            head = _Head(s.number, s.title, s.position, _bare_heading(s))
+            by_number.setdefault(s.number, head)
+            title = s.title or head.bare
             if title and s.kind in ("chapter", "section", "rule"):
-                titles.setdefault(fold(title), s)
+                titles.setdefault(fold(title), s.number)
                 section = keyword_sections.get(s.parent or "") or _KEYWORD_SECTIONS.get(_section_of(s.number))
-                if s.kind == "rule" and section is not None and (s.keyword or _bare_heading(s)):
-                    headings.setdefault(fold(title), s)
+                if s.kind == "rule" and section is not None and (s.keyword or head.bare):
+                    headings.setdefault(fold(title), head)
                     keyword_kinds.setdefault(fold(title), section)
             if ability_words is None and s.kind == "subrule" and _ABILITY_WORD_LIST in s.text:
-                ability_words = s
+                ability_words = (s.number, s.text)
         glossary: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         for g in parsed.glossary:
             for term in g.terms:
                 glossary.setdefault(fold(term), (g.term, g.text, g.references))
-        return cls(parsed, headings, titles, glossary, ability_words, by_number, keyword_kinds)
+        return cls(parsed.document, headings, titles, glossary, ability_words, by_number, keyword_kinds,
+                   lambda: parsed)
+
+    def to_dict(self) -> dict[str, Any]:
+        def heads(table: dict[str, _Head]) -> dict[str, list[Any]]:
+            return {k: [h.number, h.title, h.position, h.bare] for k, h in table.items()}
+
+        return {
+            "document": self.document.to_dict(), "headings": heads(self.headings), "titles": self.titles,
+            "glossary": {k: [h, t, list(r)] for k, (h, t, r) in self.glossary.items()},
+            "ability_words": self.ability_words and list(self.ability_words),
+            "by_number": heads(self.by_number), "keyword_kinds": self.keyword_kinds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], load: Callable[[], ParsedDocument] | None = None) -> _Release:
+        def heads(table: dict[str, list[Any]]) -> dict[str, _Head]:
+            return {k: _Head(str(n), str(t), int(p), str(b)) for k, (n, t, p, b) in table.items()}
+
+        words = data["ability_words"]
+        return cls(
+            Document.from_dict(data["document"]), heads(data["headings"]), dict(data["titles"]),
+            {k: (h, t, tuple(r)) for k, (h, t, r) in data["glossary"].items()},
+            (str(words[0]), str(words[1])) if words else None,
+            heads(data["by_number"]), dict(data["keyword_kinds"]), load,
+        )
 
     def number_of(self, draft: _Draft) -> str | None:
         name = fold(_OBSOLETE.sub("", draft.en))
@@ -201,16 +243,16 @@ class _Release:
         if draft.kind == "ability_word":
             listing = self.ability_words
             word = rf"\b{re.escape(draft.en.lower())}\b"
-            if listing is not None and listing.number and re.search(word, listing.text.lower()):
-                return listing.number
+            if listing is not None and listing[0] and re.search(word, listing[1].lower()):
+                return listing[0]
             return None
         return self._core_number(name, draft.number, redirects=2)
 
     def _core_number(self, name: str, table_number: str, redirects: int) -> str | None:
         """A core term's number: its own heading, its glossary citation, or a "See X." target."""
-        s = self.titles.get(name)
-        if s is not None:
-            return s.number
+        number = self.titles.get(name)
+        if number is not None:
+            return number
         entry = self.glossary.get(name)
         if entry is not None:
             if entry[2]:
@@ -241,17 +283,16 @@ def _section_of(number: str) -> int:
 
 # -- the whole run ----------------------------------------------------------------------------
 class _Linker:
-    def __init__(self, documents: Sequence[ParsedDocument], rows: Sequence[TermRow]) -> None:
-        self.documents = documents
-        self.releases = sorted(
-            (
-                _Release.of(p)
-                for p in documents
-                if p.document.kind in CR_KINDS and p.document.language == "en"
-            ),
-            key=lambda r: r.parsed.document.release_key,
-            reverse=True,
-        )
+    def __init__(
+        self,
+        releases: Sequence[_Release],
+        others: Sequence[ParsedDocument],
+        rows: Sequence[TermRow],
+        order: Sequence[str] = (),
+    ) -> None:
+        self.documents = list(others)
+        self._order = {doc_id: i for i, doc_id in enumerate(order)}
+        self.releases = sorted(releases, key=lambda r: r.document.release_key, reverse=True)
         self.drafts: dict[str, _Draft] = {}
         for row in rows:
             kid = slug(row.en)
@@ -262,7 +303,7 @@ class _Linker:
                 )
         for release in self.releases:  # keywords the table lacks (older or newer releases)
             for s in release.headings.values():
-                title = s.title or _bare_heading(s)
+                title = s.title or s.bare
                 kid = slug(title)
                 if kid not in self.drafts and s.number is not None:
                     kind = release.keyword_kinds[fold(title)]
@@ -304,7 +345,7 @@ class _Linker:
     def run(self) -> Linked:
         for release in self.releases:
             self._link_release(release)
-        undated = [p for p in self.documents if not self._is_release(p)]
+        undated = list(self.documents)
         # Numbered documents first: their German headings become variants the glossary
         # pages' names are then matched against.
         undated.sort(key=lambda p: not any(s.number for s in p.sections))
@@ -319,14 +360,16 @@ class _Linker:
             cards=tuple(_dedupe(self.cards)),
             newest=self.releases[0].id if self.releases else None,
             unlinked=tuple(_dedupe(self.unlinked)),
-            versions=tuple((p.document.id, p.document.version) for p in self.documents),
+            versions=tuple(
+                (d.id, d.version) for d in sorted(
+                    [*(r.document for r in self.releases), *(p.document for p in self.documents)],
+                    key=lambda d: self._order.get(d.id, 0),
+                )
+            ),
         )
 
-    def _is_release(self, parsed: ParsedDocument) -> bool:
-        return any(r.parsed is parsed for r in self.releases)
-
     def _link_release(self, release: _Release) -> None:
-        doc = release.parsed.document
+        doc = release.document
         for d in self.drafts.values():
             entry = release.glossary.get(fold(_OBSOLETE.sub("", d.en)))
             if entry is not None:
@@ -338,7 +381,7 @@ class _Linker:
             d.rules.append(
                 RuleRef(
                     doc.id, release.key, "en", number,
-                    title=(heading.title or _bare_heading(heading)) if heading is not None else "",
+                    title=(heading.title or heading.bare) if heading is not None else "",
                     position=heading.position if heading is not None else None,
                     version=doc.version,
                 )
@@ -514,7 +557,7 @@ class _Linker:
         if release is None:
             return
         by_text: dict[str, str] = {}
-        for s in release.parsed.sections:
+        for s in release.sections():
             if s.number is not None and s.text:
                 by_text.setdefault(_comparable(s.text), s.number)
         for s in sections:
@@ -581,9 +624,36 @@ def _reminders(text: str, names: Sequence[str]) -> list[str]:
     return out
 
 
+def is_linked_release(document: Document) -> bool:
+    """Is `document` linked as a release (an English CR), through its `_Release` lookups?"""
+    return document.kind in CR_KINDS and document.language == "en"
+
+
 def link(documents: Sequence[ParsedDocument], rows: Sequence[TermRow]) -> Linked:
     """Link `documents` with the term table `rows` (see the module docstring)."""
-    return _Linker(documents, rows).run()
+    releases = [_Release.of(p) for p in documents if is_linked_release(p.document)]
+    others = [p for p in documents if not is_linked_release(p.document)]
+    return link_releases(releases, others, rows, [p.document.id for p in documents])
+
+
+def link_releases(
+    releases: Sequence[_Release],
+    others: Sequence[ParsedDocument],
+    rows: Sequence[TermRow],
+    order: Sequence[str],
+) -> Linked:
+    """`link` with the releases' lookups given (each built once per release, see
+    ``keyword_index``); `order` is the documents' order in the store."""
+    return _Linker(releases, others, rows, order).run()
+
+
+def release_lookups(parsed: ParsedDocument) -> dict[str, Any]:
+    """The JSON of what linking reads of one release (kept per release by ``keyword_index``)."""
+    return _Release.of(parsed).to_dict()
+
+
+def release_from(data: dict[str, Any], load: Callable[[], ParsedDocument]) -> _Release:
+    return _Release.from_dict(data, load)
 
 
 def excerpt_numbers(linked: Linked, document: str) -> dict[int, str]:
@@ -591,4 +661,12 @@ def excerpt_numbers(linked: Linked, document: str) -> dict[int, str]:
     return {a.position: a.number for a in linked.assigned if a.document == document}
 
 
-__all__ = ["Linked", "excerpt_numbers", "link"]
+__all__ = [
+    "Linked",
+    "excerpt_numbers",
+    "is_linked_release",
+    "link",
+    "link_releases",
+    "release_from",
+    "release_lookups",
+]

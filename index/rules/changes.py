@@ -66,6 +66,7 @@ class _Tables:
     """The rules and lineage tables of a corpus, opened read-only for one call."""
 
     def __init__(self, corpus: Corpus) -> None:
+        from regelwerk.index.linking.lineage_table import read_only
         from regelwerk.index.rules.lookup import lineage_chain, lineage_path, rules_table
 
         self.chain: list[Release] = lineage_chain(corpus).releases
@@ -74,7 +75,7 @@ class _Tables:
                                         "ingest FILE")))
         self.rules = rules_table(corpus)
         path = lineage_path(corpus)
-        self.lineage = sqlite3.connect(f"file:{path}?mode=ro", uri=True) if path.exists() else None
+        self.lineage = read_only(path) if path.exists() else None
         if self.lineage is not None:
             self.lineage.row_factory = sqlite3.Row
 

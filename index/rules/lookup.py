@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import bisect
 import json
+import shutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,7 @@ from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.numbers import RuleNumber
 from regelwerk.ingest.model.records import ParsedDocument
-from regelwerk.ingest.model.releases import CR_KINDS
+from regelwerk.ingest.model.releases import CR_KINDS, is_release, release_key
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
-RULES_SALT = "rules4"
+RULES_SALT = "rules5"
 
 
 # -- current numbers ----------------------------------------------------------------------
@@ -55,8 +56,17 @@ def lineage_chain(library: Corpus, progress: Callable[[str], None] | None = None
 
     path = lineage_path(library)
     chain = lineage_table.chain_of(library.store.summaries())
-    lineage_table.update(path, chain, library.store.get, progress)
-    return lineage_table.Chain.load(path, chain)
+    computed = lineage_table.update(path, chain, library.store.get, progress)
+    key = (path, tuple(chain))
+    if computed or key not in _CHAINS:
+        # a build asks several times (numbers today for the rules table, the search index):
+        # the steps of 100 releases take seconds to load, and a key names their exact bytes
+        _CHAINS.clear()
+        _CHAINS[key] = lineage_table.Chain.load(path, chain)
+    return _CHAINS[key]
+
+
+_CHAINS: dict[tuple[Path, tuple[Any, ...]], Chain] = {}
 
 
 def lineage_path(library: Corpus) -> Path:
@@ -95,11 +105,22 @@ def current_numbers(
     return out
 
 
+def today_of(
+    library: Corpus, chain: Chain, doc: str, position: int, number: str
+) -> tuple[str | None, str | None]:
+    """``(number today, release that removed it)`` of rule `number` at `position` of release
+    `doc`, as `current_numbers` says it, from the lineage alone (no document is read)."""
+    fate = chain.fate(doc, position, number)
+    if fate is not None:
+        return fate.today, fate.removed_in
+    return keyword_links(library).current(doc, number), None
+
+
 # -- the derived table ----------------------------------------------------------------------
 
 _SCHEMA = """
 CREATE TABLE docs (id TEXT PRIMARY KEY, title TEXT, language TEXT, kind TEXT, version TEXT,
-                   rank INTEGER);
+                   rank INTEGER, sha256 TEXT);
 CREATE TABLE sections (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT,
                        title TEXT, text TEXT, language TEXT, examples TEXT, refs TEXT,
                        current TEXT, removed_in TEXT);
@@ -109,50 +130,91 @@ CREATE INDEX sections_current ON sections(current);
 """
 
 
-def _doc_ranks(docs: list[ParsedDocument]) -> dict[str, int]:
+def _doc_ranks(docs: Iterable[dict[str, Any]]) -> dict[str, int]:
     """Higher is preferred: release order as a number (0 for documents that are no release)."""
-    releases = sorted((p.document for p in docs if p.document.is_release), key=lambda d: d.release_key)
-    return {d.id: rank for rank, d in enumerate(releases, 1)}
+    releases = sorted(
+        (d for d in docs if is_release(str(d["kind"]), d.get("version"))),
+        key=lambda d: release_key(str(d["kind"]), d.get("version")),
+    )
+    return {str(d["id"]): rank for rank, d in enumerate(releases, 1)}
 
 
-def build_rules_table(library: Corpus, folder: Path) -> None:
-    docs = library.store.all()
-    removed: dict[tuple[str, str], str] = {}
-    currents = current_numbers(library, docs, removed)
-    ranks = _doc_ranks(docs)
-    con = sqlite3.connect(folder / "rules.sqlite")
+def build_rules_table(library: Corpus, folder: Path, base: Path | None = None) -> None:
+    """Write the table for the current documents into `folder`: from `base` (the previous
+    table) only the documents that changed, else all of them.
+
+    Documents outside the release chain take today's numbers from keyword linking, which a new
+    document may change, so they are always written again (they are small); when the chain
+    changed, the older releases' numbers today are looked up again in the lineage.
+    """
+    from regelwerk.index.linking.lineage_table import chain_of
+
+    path = folder / "rules.sqlite"
+    if base is not None:
+        shutil.copyfile(base / "rules.sqlite", path)
+    con = sqlite3.connect(path)
     try:
-        con.executescript(_SCHEMA)
-        for parsed in docs:
-            d = parsed.document
-            con.execute(
-                "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
-                (d.id, d.title, d.language, d.kind, d.version, ranks.get(d.id, 0)),
-            )
-            con.executemany(
-                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        d.id,
-                        s.position,
-                        s.number,
-                        s.parent,
-                        s.kind,
-                        s.title,
-                        s.text,
-                        s.language,
-                        json.dumps(list(s.examples), ensure_ascii=False),
-                        json.dumps(list(s.references)),
-                        currents.get((d.id, s.number)),
-                        removed.get((d.id, s.number)),
-                    )
-                    for s in parsed.sections
-                    if s.number and _parses(s.number)
-                ],
-            )
+        if base is None:
+            con.executescript(_SCHEMA)
+        summaries = {str(d["id"]): d for d in library.store.summaries()}
+        chain = {r.id for r in chain_of(summaries.values())}
+        have = dict(con.execute("SELECT id, sha256 FROM docs").fetchall())
+        gone = [i for i, sha in have.items() if summaries.get(i, {}).get("sha256") != sha or i not in chain]
+        for doc_id in gone:
+            con.execute("DELETE FROM sections WHERE doc = ?", (doc_id,))
+            con.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
+        new = [library.store.get(i) for i in summaries if i not in have or i in gone]
+        if any(i in chain for i in gone) or any(p.document.id in chain for p in new):
+            _renumber(library, con, {i for i in have if i not in gone})
+        _insert(library, con, new)
+        ranks = _doc_ranks(summaries.values())
+        con.executemany("UPDATE docs SET rank = ? WHERE id = ?", [(ranks.get(i, 0), i) for i in summaries])
         con.commit()
     finally:
         con.close()
+
+
+def _insert(library: Corpus, con: sqlite3.Connection, docs: list[ParsedDocument]) -> None:
+    removed: dict[tuple[str, str], str] = {}
+    currents = current_numbers(library, docs, removed)
+    for parsed in docs:
+        d = parsed.document
+        con.execute(
+            "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (d.id, d.title, d.language, d.kind, d.version, 0, d.sha256),
+        )
+        con.executemany(
+            "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    d.id, s.position, s.number, s.parent, s.kind, s.title, s.text, s.language,
+                    json.dumps(list(s.examples), ensure_ascii=False), json.dumps(list(s.references)),
+                    currents.get((d.id, s.number)), removed.get((d.id, s.number)),
+                )
+                for s in parsed.sections
+                if s.number and _parses(s.number)
+            ],
+        )
+
+
+def _renumber(library: Corpus, con: sqlite3.Connection, kept: set[str]) -> None:
+    """Numbers today and removing releases of the `kept` releases' rules, from the lineage."""
+    chain = lineage_chain(library)
+    marks = ",".join("?" * len(kept))
+    rows = con.execute(
+        f"SELECT rowid, doc, position, number, current, removed_in FROM sections WHERE doc IN ({marks}) "
+        "ORDER BY doc, position",
+        sorted(kept),
+    ).fetchall()
+    first: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+    changes = []
+    for rowid, doc, pos, number, current, removed_in in rows:
+        key = (doc, number)
+        if key not in first:  # a doubled number takes its first rule's fate, as current_numbers
+            first[key] = today_of(library, chain, doc, pos, number)
+        if first[key] != (current, removed_in):
+            changes.append((*first[key], rowid))
+    con.executemany("UPDATE sections SET current = ?, removed_in = ? WHERE rowid = ?", changes)
 
 
 def _parses(number: str) -> bool:
@@ -164,15 +226,37 @@ def _parses(number: str) -> bool:
 
 
 def rules_table(library: Corpus) -> sqlite3.Connection:
-    """A read connection to the derived rules table, building it on first use."""
+    """A read connection to the derived rules table, building it on first use (from the
+    previous table when there is a sound one: only the changed documents are written)."""
     from regelwerk.index.terms.shipped import stamp
 
-    folder = library.store.derived(
-        "rules", lambda tmp: build_rules_table(library, tmp), salt=f"{RULES_SALT}-{stamp()}"
-    )
+    salt = f"{RULES_SALT}-{stamp()}"
+    def build(tmp: Path) -> None:
+        build_rules_table(library, tmp, previous_artefact(library, "rules", salt))
+
+    folder = library.store.derived("rules", build, salt=salt)
     con = sqlite3.connect(f"file:{folder / 'rules.sqlite'}?mode=ro", uri=True)
     con.row_factory = sqlite3.Row
     return con
+
+
+def previous_artefact(library: Corpus, name: str, salt: str) -> Path | None:
+    """The newest artefact `name` of this `salt` on disk that passes its full checksum check
+    (what a build may grow from), or None."""
+    from regelwerk.index.store.disk import TEMP_PREFIX, artefact_problem
+
+    found = []
+    for folder in (library.store.root / "derived").glob(f"*-{salt}/{name}"):
+        if folder.parent.name.startswith(TEMP_PREFIX):
+            continue
+        try:
+            found.append((folder.stat().st_mtime, folder))
+        except OSError:
+            continue
+    for _, folder in sorted(found, reverse=True):
+        if artefact_problem(folder, full=True) is None:
+            return folder
+    return None
 
 
 # -- lookup ----------------------------------------------------------------------------------

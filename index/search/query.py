@@ -33,6 +33,7 @@ from regelwerk.index.search.analysis import DE_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
 from regelwerk.index.search.lexicon import lexicon
+from regelwerk.index.search.members import Members
 from regelwerk.index.search.question import Reading, read
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
@@ -100,7 +101,10 @@ class SearchEngine:
         self.index = whoosh_index.open_dir(str(folder))
         self.searcher = self.index.searcher()
         self.schema = self.index.schema
+        self.members = Members(folder)
         self._folder = folder
+        self._version: str | None = None
+        self._all_versions = False
         self._vocab: dict[str, tuple[int, str]] | None = None
         self._buckets: dict[str, list[str]] = {}
         self._links: KeywordIndex | None = None
@@ -110,6 +114,7 @@ class SearchEngine:
 
     def close(self) -> None:
         self.searcher.close()
+        self.members.close()
 
     # -- helpers ------------------------------------------------------------------------------
     @property
@@ -128,27 +133,19 @@ class SearchEngine:
         return self._links
 
     def _scope(self, version: str | None, all_versions: bool, lang: str | None) -> Any:
+        """The whoosh document numbers a search may return (None: all), from the membership
+        table: the newest release by default, one version, or every release."""
         if version is not None:
             self._check_version(version)
+        self._version, self._all_versions = version, all_versions  # where `_placed` looks
         key = (version, all_versions, lang)
         if key not in self._filters:
-            parts: list[Any] = []
-            if version is not None:
-                parts.append(wq.Term("version", version))
-            elif not all_versions:
-                parts.append(wq.Term("scope", "default"))
-            if lang is not None:
-                parts.append(wq.Term("language", lang))
-            if not parts:
-                self._filters[key] = None
-            else:
-                q = parts[0] if len(parts) == 1 else wq.And(parts)
-                self._filters[key] = set(self.searcher.docs_for_query(q))
+            self._filters[key] = self.members.allowed(version, all_versions, lang)
         return self._filters[key]
 
     def _check_version(self, version: str) -> None:
         """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""
-        known = sorted(self.searcher.field_terms("version"), reverse=True)
+        known = self.members.versions()
         if version not in known:
             raise UnknownVersion(version, known)
 
@@ -288,7 +285,7 @@ class SearchEngine:
             if q is None:
                 return SearchResult(query, (), tuple(notes))
             results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
-        found = [(r.fields(), r.score) for r in results]
+        found = self._placed((r.fields(), r.score) for r in results)
         if self._german and lang is None:
             found += self._german_hits(q, found, version, all_versions)
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
@@ -332,7 +329,8 @@ class SearchEngine:
             return []
         seen = {str(f.get("key")) for f, _ in found}
         results = self.searcher.search(q, limit=GERMAN_HITS, filter=flt, optimize=False)
-        return [(r.fields(), r.score) for r in results if str(r.fields().get("key")) not in seen]
+        placed = self._placed((r.fields(), r.score) for r in results)
+        return [(f, sc) for f, sc in placed if str(f.get("key")) not in seen]
 
     def _coordinate(
         self,
@@ -391,7 +389,9 @@ class SearchEngine:
         """The stored fields of the rule `number` within the search's scope, or None."""
         for docnum in self.searcher.document_numbers(number=number):
             if flt is None or docnum in flt:
-                return dict(self.searcher.stored_fields(docnum))
+                placed = self._placed([(dict(self.searcher.stored_fields(docnum)), 0.0)])
+                if placed:
+                    return placed[0][0]
         return None
 
     def _idf(self, lang: str, term: str) -> float:
@@ -578,16 +578,12 @@ class SearchEngine:
         tiers: list[tuple[int, float, int, int, dict[str, Any]]] = []
         queries = [wq.Term("number", number), wq.Term("current", number), wq.Term("numpath", number)]
         for tier, q in enumerate(queries):
-            results = self.searcher.search(
-                q, limit=None if tier < 2 else limit, filter=flt, sortedby="position"
-            )
-            for r in results:
-                if r.docnum in seen:
-                    continue
-                seen.add(r.docnum)
-                f = r.fields()
+            results = self.searcher.search(q, limit=None if tier < 2 else limit, filter=flt, sortedby="order")
+            fresh = [(r.fields(), float(r.docnum)) for r in results if r.docnum not in seen]
+            seen.update(r.docnum for r in results)
+            for f, docnum in self._placed(fresh):
                 rank = rerank.version_rank(f.get("version"), f.get("language"))
-                tiers.append((tier, -rank, int(f.get("position", 0)), r.docnum, f))
+                tiers.append((tier, -rank, int(f.get("position", 0)), int(docnum), f))
         tiers.sort(key=lambda t: t[:4])
         out = []
         for i, (tier, _, _, _, f) in enumerate(tiers[:limit]):
@@ -611,6 +607,21 @@ class SearchEngine:
             score=float(score),
             names=tuple(both_names(str(f.get("term") or title), lang).items()),
         )
+
+    def _placed(self, found: Iterable[tuple[dict[str, Any], float]]) -> rerank.Ranked:
+        """Each hit's unit placed where the search looks: the document, version and position
+        of its occurrence in the scope (see ``members``); ``key`` names that occurrence."""
+        found = list(found)
+        languages = {int(f["uid"]): str(f.get("language")) for f, _ in found}
+        where = self.members.place(list(languages), languages, self._version, self._all_versions)
+        out = []
+        for f, sc in found:
+            place = where.get(int(f["uid"]))
+            if place is not None:
+                doc, version, pos = place
+                placed = {"document": doc, "version": version, "position": pos, "key": f"{doc}#{pos}"}
+                out.append(({**f, **placed}, sc))
+        return out
 
     def _analyze(self, lang: str, word: str) -> frozenset[str]:
         key = (lang, word)

@@ -1,27 +1,29 @@
-"""The whoosh index over every ingested document: schema, build, and opening it.
+"""The whoosh index over every ingested document: schema, what goes into it, and opening it.
 
-One whoosh document per numbered section, keyword section and glossary entry. Each language
+One whoosh document per distinct *unit*: the indexed fields of a numbered section, keyword
+section or glossary entry, its number today included. A rule that reads the same in forty
+releases is one unit with forty rows in the membership table (``members``), which also says
+which units a plain search covers and where each hit occurs (document, version, position).
+Each language
 has its own title, context and text fields analyzed by that language's analyzer (see
 ``analysis``): a German section fills the ``*_de`` fields, an English one the ``*_en`` fields,
 and the keyword names linking knows are added in *both* languages to the context fields, so
 "banding" also finds the German "Bündnisfähigkeit" rules. Only keyword rules get context: a
 generic section title is not a keyword's name.
 
-The index is a derived artefact of the store (``Store.derived``): built on first use into a
-temporary directory (whoosh writes it with up to two writer processes, one segment each) and
-renamed into place, keyed by the
-documents' sha256s, so a reader never sees half an index and a crash mid-build loses nothing.
-Which documents a plain search covers (the newest CR per language plus documents without a
-newer counterpart) is fixed for a given set of documents, so it is decided here and stored as
-the ``scope`` field instead of being recomputed per query.
+The index is a derived artefact of the store (``Store.derived``), keyed by the documents'
+sha256s and renamed into place, so a reader never sees half an index and a crash mid-build
+loses nothing. It grows per release: the builder (``incremental``) starts from the previous
+artefact (its immutable segment files linked, not copied) and writes only the units of the
+documents that changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,16 +33,17 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from regelwerk.index.rules.lookup import current_numbers, keyword_links
 from regelwerk.index.search.analysis import MAX_WORD, english, german
+from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber, lineage
 from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
-from regelwerk.ingest.model.releases import newest_release
+from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search10-sect"
+INDEX_SALT = "search11-units"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -49,7 +52,8 @@ _WORD_SPLIT = re.compile(r"\w+")
 def schema() -> Schema:
     en, de = english(), german()
     return Schema(
-        key=ID(stored=True, unique=True),
+        key=ID(stored=True, unique=True),  # a hash of the unit's fields
+        uid=NUMERIC(stored=True, sortable=True),  # its row in the membership table
         number=ID(stored=True),
         numpath=KEYWORD(),  # the number and its ancestors: "702", "702.22", "702.22j"
         current=ID(stored=True),
@@ -65,36 +69,40 @@ def schema() -> Schema:
         text_en=TEXT(analyzer=en),
         text_de=TEXT(analyzer=de),
         language=ID(stored=True),
-        document=ID(stored=True),
-        version=ID(stored=True),
         kind=ID(stored=True),
-        scope=ID(),
-        position=NUMERIC(stored=True, sortable=True),
+        order=NUMERIC(sortable=True),  # rule number order: 702.22 < 702.22a < 702.23
     )
 
 
-def default_scope(docs: list[ParsedDocument]) -> set[tuple[str, str]]:
-    """(document id, language) pairs a search covers without --version/--all-versions.
+def default_scope(docs: Iterable[tuple[str, str, str | None, str, frozenset[str]]]) -> set[tuple[str, str]]:
+    """(document id, language) pairs a search covers without --version/--all-versions, from
+    ``(id, kind, version, document language, languages of its text)`` of every document.
 
     The newest CR release per language, and every other document in a language no CR release
     covers (today: the German seeds); an undated English excerpt is superseded by any English
     CR release.
     """
-    newest: dict[str, str] = {}
-    for lang in {p.document.language for p in docs if p.document.is_release}:
-        found = newest_release(docs, lang)
-        if found is not None:
-            newest[lang] = found.document.id
+    docs = list(docs)
+    newest: dict[str, tuple[ReleaseKey, str]] = {}
+    for doc_id, kind, version, language, _ in docs:
+        if is_release(kind, version):
+            key = release_key(kind, version)
+            if language not in newest or key > newest[language][0]:
+                newest[language] = (key, doc_id)
     out: set[tuple[str, str]] = set()
-    for p in docs:
-        d = p.document
-        for lang in _languages(p):
-            if d.is_release:
-                if newest.get(lang) == d.id:
-                    out.add((d.id, lang))
+    for doc_id, kind, version, _, langs in docs:
+        for lang in langs:
+            if is_release(kind, version):
+                if lang in newest and newest[lang][1] == doc_id:
+                    out.add((doc_id, lang))
             elif lang not in newest:
-                out.add((d.id, lang))
+                out.add((doc_id, lang))
     return out
+
+
+def languages(parsed: ParsedDocument) -> frozenset[str]:
+    """The languages of a document's text (a bilingual dump has two)."""
+    return frozenset(_languages(parsed))
 
 
 def _languages(parsed: ParsedDocument) -> set[str]:
@@ -127,12 +135,14 @@ def _assigned_numbers(library: Corpus, parsed: ParsedDocument) -> dict[int, tupl
     return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
 
 
-def _records(library: Corpus) -> Iterator[dict[str, Any]]:
-    """One whoosh document per indexable section and per glossary entry of every document."""
-    docs = library.store.all()
+#: One unit occurrence: (document id, position, the unit's fields).
+Occurrence = tuple[str, int, dict[str, Any]]
+
+
+def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurrence]:
+    """Every indexable section and glossary entry of `docs` as a unit and where it occurs."""
     currents = current_numbers(library, docs)
     names = _keyword_names(library)
-    scope = default_scope(docs)
     for parsed in docs:
         d = parsed.document
         numbers = _Numbers(currents, _assigned_numbers(library, parsed), names)
@@ -141,9 +151,35 @@ def _records(library: Corpus) -> Iterator[dict[str, Any]]:
         }
         for s in parsed.sections:
             if s.kind not in ("front", "credits", "chapter"):
-                yield _section_record(d, s, titles, numbers, (d.id, s.language) in scope)
+                yield d.id, s.position, _section_record(d, s, titles, numbers)
         for g in parsed.glossary:
-            yield _glossary_record(d, g, (d.id, g.language) in scope)
+            yield d.id, 100000 + g.position, _glossary_record(g)
+
+
+def unit_key(record: dict[str, Any]) -> str:
+    """The identity of a unit: a hash of every field it is indexed and shown with."""
+    body = {k: v for k, v in record.items() if k not in ("key", "uid", "order") and v}
+    return hashlib.sha1(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def number_order(number: str | None) -> int:
+    """A sort key in rule number order (702 < 702.22 < 702.22a < 702.23); 0 for no number."""
+    if not number:
+        return 0
+    try:
+        rn = RuleNumber.parse(number)
+    except InputError:
+        return 0
+    letter = 0 if rn.letter is None else ord(rn.letter[0]) - ord("a") + 1
+    return (rn.section * 10000 + (rn.rule or 0)) * 100 + letter
+
+
+def document_fields(record: dict[str, Any], names: set[str]) -> dict[str, Any]:
+    """The whoosh document of a unit record (its key and order filled in)."""
+    out = {k: v for k, v in record.items() if v is not None and k in names}
+    out["key"] = unit_key(record)
+    out["order"] = number_order(record.get("number"))
+    return out
 
 
 @dataclass(frozen=True)
@@ -161,7 +197,6 @@ def _section_record(
     s: Section,
     titles: dict[tuple[str | None, str], Section],
     numbers: _Numbers,
-    in_scope: bool,
 ) -> dict[str, Any]:
     ctx: dict[str, list[str]] = {"en": [], "de": []}
     parent = titles.get((s.parent, s.language)) if s.parent else None
@@ -192,7 +227,6 @@ def _section_record(
     text = s.text if s.text != s.title else ""
     body = "\n".join([text, *s.examples])
     return {
-        "key": f"{d.id}#{s.position}",
         "number": s.number,
         "numpath": _numpath(s.number),
         "current": numbers.currents.get((d.id, s.number)) if s.number else given_current,
@@ -205,17 +239,12 @@ def _section_record(
         f"sect_{s.language}": sect,
         f"text_{s.language}": body,
         "language": s.language,
-        "document": d.id,
-        "version": d.version,
         "kind": s.kind,
-        "scope": "default" if in_scope else "other",
-        "position": s.position,
     }
 
 
-def _glossary_record(d: Document, g: GlossaryEntry, in_scope: bool) -> dict[str, Any]:
+def _glossary_record(g: GlossaryEntry) -> dict[str, Any]:
     return {
-        "key": f"{d.id}#g{g.position}",
         "number": None,
         "numpath": "",
         "current": None,
@@ -225,54 +254,38 @@ def _glossary_record(d: Document, g: GlossaryEntry, in_scope: bool) -> dict[str,
         f"title_{g.language}": g.term,
         f"text_{g.language}": g.text,
         "language": g.language,
-        "document": d.id,
-        "version": d.version,
         "kind": "glossary",
-        "scope": "default" if in_scope else "other",
-        "position": 100000 + g.position,
     }
 
 
-def build_index(library: Corpus, folder: Path) -> None:
-    """Write the whole index (one writer, in this process) plus the vocabulary.
-
-    whoosh's multiprocessing writer nearly halved the build (2.3 s -> 1.3 s for the 2026 CR),
-    but its workers are not tied to their parent: after a kill -9 they ran on for minutes. A
-    build in one process dies with it and leaves only a temp dir the next build removes.
-    """
-    fields = schema()
-    names = set(fields.names())
-    ix = whoosh_index.create_in(str(folder), fields)
-    writer = ix.writer(limitmb=128)
-    seen: Counter[str] = Counter()
-    try:
-        for rec in _records(library):
-            writer.add_document(**{k: v for k, v in rec.items() if v is not None and k in names})
-            seen.update(_WORD_SPLIT.findall(f"{rec['title']} {rec['text']}".lower()))
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
-    vocab: Counter[str] = Counter()
-    spelled: dict[str, tuple[int, str]] = {}
-    for word, n in seen.items():
-        if len(word) < 3 or len(word) > MAX_WORD or word.isdigit():
+def vocabulary(spelled: Iterable[tuple[str, int]]) -> dict[str, list[Any]]:
+    """``folded word -> [count, most common spelling]`` from (lower-cased word, count) pairs."""
+    vocab: dict[str, list[Any]] = {}
+    best: dict[str, int] = {}
+    for word, n in spelled:
+        if len(word) < 3 or len(word) > MAX_WORD or word.isdigit() or n <= 0:
             continue
         folded = fold(word)
-        vocab[folded] += n
-        if n > spelled.get(folded, (0, ""))[0]:
-            spelled[folded] = (n, word)
-    words = {w: [n, spelled[w][1]] for w, n in vocab.items()}
-    (folder / VOCAB_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+        entry = vocab.setdefault(folded, [0, word])
+        entry[0] += n
+        if n > best.get(folded, 0):
+            best[folded] = n
+            entry[1] = word
+    return vocab
+
+
+def words_of(record: dict[str, Any]) -> list[str]:
+    """The words of a unit's title and text, lower-cased (what the vocabulary counts)."""
+    return _WORD_SPLIT.findall(f"{record.get('title') or ''} {record.get('text') or ''}".lower())
 
 
 def index_dir(library: Corpus) -> Path:
-    """The current index directory, building it first if the documents changed."""
+    """The current index directory, growing the previous one first if the documents changed."""
+    from regelwerk.index.search.incremental import grow
     from regelwerk.index.terms.shipped import stamp
 
-    return library.store.derived(
-        "search", lambda tmp: build_index(library, tmp), salt=f"{INDEX_SALT}-{stamp()}"
-    )
+    salt = f"{INDEX_SALT}-{stamp()}"
+    return library.store.derived("search", lambda tmp: grow(library, tmp, salt), salt=salt)
 
 
 def open_index(library: Corpus) -> Any:
@@ -285,4 +298,17 @@ def load_vocabulary(folder: Path) -> dict[str, tuple[int, str]]:
     return {w: (int(v[0]), str(v[1])) for w, v in raw.items()}
 
 
-__all__ = ["LANGUAGES", "build_index", "default_scope", "index_dir", "open_index", "schema"]
+__all__ = [
+    "LANGUAGES",
+    "Occurrence",
+    "default_scope",
+    "document_fields",
+    "index_dir",
+    "languages",
+    "open_index",
+    "schema",
+    "unit_key",
+    "unit_records",
+    "vocabulary",
+    "words_of",
+]

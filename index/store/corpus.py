@@ -17,7 +17,7 @@ from regelwerk.index.store.disk import Store
 from regelwerk.index.store.home import home_dir
 from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.ids import sha256
-from regelwerk.ingest.model.message import N_, msg
+from regelwerk.ingest.model.message import N_, Message, msg
 from regelwerk.ingest.model.records import ParsedDocument
 from regelwerk.ingest.model.releases import release_key
 
@@ -29,7 +29,7 @@ class IngestReport:
     documents: list[ParsedDocument] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)  # ids whose bytes were already stored
     errors: list[IngestError] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # directory entries not read, and why
+    skipped: list[Message] = field(default_factory=list)  # directory entries not read, and why
     replaced: list[str] = field(default_factory=list)  # ids whose stored record was replaced
     repaired: list[str] = field(default_factory=list)  # ids whose damaged record was rewritten
 
@@ -38,7 +38,9 @@ class IngestReport:
             "documents": [p.summary() for p in self.documents],
             "unchanged": self.unchanged,
             "errors": [str(e) for e in self.errors],
-            "skipped": self.skipped,
+            "skipped": [str(s) for s in self.skipped],
+            # the same as template + arguments, for a reader of another language
+            "skipped_messages": [s.to_dict() for s in self.skipped],
             "replaced": self.replaced,
             "repaired": self.repaired,
         }

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from regelwerk.index.store.disk import CHECKSUMS, TEMP_PREFIX, Store, artefact_problem
-from regelwerk.ingest.model.errors import RegelwerkError
+from regelwerk.ingest.model.errors import RegelwerkError, sentence
+from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.records import ParsedDocument
 
 FIX = "run `regelwerk doctor --repair`"
@@ -27,20 +28,22 @@ def _load(path: Path) -> ParsedDocument:
     return ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 
-def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> str | None:
-    path = store.record_path(doc_id)
+def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> Message | None:
+    path = str(store.record_path(doc_id))
     try:
-        parsed = _load(path)
+        parsed = _load(Path(path))
     except FileNotFoundError:
-        return f"{path}: the record of {doc_id!r} is missing"
+        return msg(N_("{path}: the record of {doc_id!r} is missing"), path=path, doc_id=doc_id)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        return f"{path}: the record of {doc_id!r} is damaged ({type(exc).__name__})"
+        return msg(N_("{path}: the record of {doc_id!r} is damaged ({error})"), path=path, doc_id=doc_id,
+                   error=type(exc).__name__)
     if parsed.document.sha256 != entry.get("sha256"):
-        return f"{path}: the record of {doc_id!r} does not match its sha256 in the manifest"
+        return msg(N_("{path}: the record of {doc_id!r} does not match its sha256 in the manifest"),
+                   path=path, doc_id=doc_id)
     return None
 
 
-def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> str:
+def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> Message:
     """Parse a damaged document again from its source (or the packaged seed); what happened."""
     from regelwerk.index.store.corpus import seed_files
     from regelwerk.ingest import parse_bytes, read_document
@@ -54,21 +57,23 @@ def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> str:
             data = read_document(source)
         except RegelwerkError as exc:
             store.remove(doc_id)
-            return f"{doc_id}: dropped; {exc}"
+            return msg(N_("{doc_id}: dropped; {why}"), doc_id=doc_id, why=sentence(exc))
     else:
         store.remove(doc_id)
-        return f"{doc_id}: dropped; its source {source or '?'} is gone: ingest it again to restore it"
+        return msg(N_("{doc_id}: dropped; its source {source} is gone: ingest it again to restore it"),
+                   doc_id=doc_id, source=source or "?")
     try:
         parsed = parse_bytes(data, source, entry.get("summary", {}).get("kind"))
     except RegelwerkError as exc:
         store.remove(doc_id)
-        return f"{doc_id}: dropped; its source no longer parses ({exc})"
+        return msg(N_("{doc_id}: dropped; its source no longer parses ({why})"), doc_id=doc_id,
+                   why=sentence(exc))
     store.remove(doc_id)
     store.put(parsed, origin=str(entry.get("origin", "user")))
-    return f"{doc_id}: re-read from {source}"
+    return msg(N_("{doc_id}: re-read from {source}"), doc_id=doc_id, source=source)
 
 
-def _rebuild_manifest(store: Store) -> str:
+def _rebuild_manifest(store: Store) -> Message:
     """A manifest from the readable records (the records hold everything the manifest does)."""
     docs: dict[str, Any] = {}
     for path in sorted((store.root / "store" / "docs").glob("*.json")):
@@ -80,7 +85,7 @@ def _rebuild_manifest(store: Store) -> str:
         docs[parsed.document.id] = {"sha256": parsed.document.sha256, "origin": origin,
                                     "summary": parsed.summary()}
     store.reset_manifest(docs)
-    return f"manifest.json rebuilt from {len(docs)} readable records"
+    return msg(N_("manifest.json rebuilt from {n} readable records"), n=str(len(docs)))
 
 
 def _orphans(store: Store, entries: dict[str, Any]) -> list[str]:
@@ -104,21 +109,23 @@ def _artefacts(store: Store) -> tuple[list[Path], list[Path]]:
 def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
     """``{"home", "documents", "artefacts", "problems", "repaired", "healthy"}``."""
     store = Store(home)
-    problems: list[str] = []
-    repaired: list[str] = []
+    problems: list[Arg] = []
+    repaired: list[Arg] = []
     with store.writing(), store.building():
         try:
             entries = dict(store.manifest()["documents"])
         except RegelwerkError as exc:
-            problems.append(str(exc))
+            problems.append(sentence(exc))
             if not repair:
                 return _result(home, 0, 0, problems, repaired)
             repaired.append(_rebuild_manifest(store))
             entries = dict(store.manifest()["documents"])
         orphans = _orphans(store, entries)
         if orphans:
-            problems.append(f"{len(orphans)} stored record(s) the manifest does not list "
-                            f"({', '.join(orphans[:3])}); a lost manifest was replaced")
+            lost = (N_("{n} stored record the manifest does not list ({ids}); a lost manifest was replaced")
+                    if len(orphans) == 1 else
+                    N_("{n} stored records the manifest does not list ({ids}); a lost manifest was replaced"))
+            problems.append(msg(lost, n=str(len(orphans)), ids=", ".join(orphans[:3])))
             if repair:
                 repaired.append(_rebuild_manifest(store))
                 entries = dict(store.manifest()["documents"])
@@ -132,25 +139,25 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
             if repair:
                 repaired.append(_reread(store, doc_id, entry))
         artefacts, temps = _artefacts(store)
-        problems += [f"{t}: left by a build that did not finish" for t in temps]
+        problems += [msg(N_("{path}: left by a build that did not finish"), path=str(t)) for t in temps]
         sound = 0
         for art in artefacts:
-            why = artefact_problem(art, full=True)
-            if why is None:
+            damage = artefact_problem(art, full=True)
+            if damage is None:
                 sound += 1
             else:
-                problems.append(why)
+                problems.append(damage)
                 temps.append(art)
         if repair:
             for path in temps:
                 shutil.rmtree(path, ignore_errors=True)
-                repaired.append(f"{path}: removed")
+                repaired.append(msg(N_("{path}: removed"), path=str(path)))
     if repair:
         repaired.append(_rebuild(home))
     return _result(home, good, sound, problems, repaired)
 
 
-def _rebuild(home: Path) -> str:
+def _rebuild(home: Path) -> Message:
     """Build every derived artefact of the current documents now, not at the next command."""
     from regelwerk.index.rules.lookup import keyword_links, rules_table
     from regelwerk.index.search.whoosh_index import index_dir
@@ -160,16 +167,23 @@ def _rebuild(home: Path) -> str:
     rules_table(corpus).close()
     keyword_links(corpus)
     index_dir(corpus)
-    return "derived data (rules table, keyword links, search index) built for the current documents"
+    return msg(N_("derived data (rules table, keyword links, search index) built for the current documents"))
 
 
-def _result(home: Path, good: int, sound: int, problems: list[str], repaired: list[str]) -> dict[str, Any]:
+def _result(home: Path, good: int, sound: int, problems: list[Arg], repaired: list[Arg]) -> dict[str, Any]:
+    """The payload: ``problems`` and ``repaired`` as English sentences, and beside them as
+    template + arguments (``problem_messages``, ``repaired_messages``) for other readers."""
+    def as_data(found: list[Arg]) -> list[Any]:
+        return [m.to_dict() if isinstance(m, Message) else m for m in found]
+
     return {
         "home": str(home),
         "documents": good,
         "artefacts": sound,
-        "problems": problems,
-        "repaired": repaired,
+        "problems": [str(p) for p in problems],
+        "repaired": [str(r) for r in repaired],
+        "problem_messages": as_data(problems),
+        "repaired_messages": as_data(repaired),
         "healthy": not problems or bool(repaired),
     }
 

@@ -167,3 +167,22 @@ def test_static_files_are_shipped(client: TestClient) -> None:
     js = client.get("/static/search.js")
     assert js.status_code == 200 and "replaceState" in js.text
     assert client.get("/static/style.css").status_code == 200
+
+
+def test_pages_speak_german_through_the_gettext_catalog(client: TestClient) -> None:
+    """The pages' words come from the CLI's catalog (cli/locale), in the page's language."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    page = client.get("/").text
+    assert '<a href="/term">Begriffe</a>' in page and '<a href="/">Suche</a>' in page
+    assert '<button type="submit">Suchen</button>' in page  # the verb (context "button")
+    assert "Die Magic-Regeln auf Deutsch und Englisch" in page
+    missing = client.get("/rule/999.1")
+    assert missing.status_code == 404
+    assert "Regel &#39;999.1&#39; steht in keinem eingelesenen Dokument; am nächsten:" in missing.text
+    api = client.get("/api/rule/999.1")  # the API answers in English, like --json
+    assert api.status_code == 404
+    assert api.json()["error"].startswith("rule '999.1' is in no ingested document")
+    client.cookies.clear()
+    english = client.get("/").text
+    assert '<a href="/term">Terms</a>' in english and '<button type="submit">Search</button>' in english

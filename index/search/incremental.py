@@ -1,0 +1,270 @@
+"""The search index grows per release: a build starts from the previous artefact and writes
+only what changed.
+
+``grow`` fills the builder's empty temporary directory (``Store.derived`` renames it into
+place, so readers keep the previous complete index until then):
+
+1. the previous artefact of the same schema (the newest one on disk that passes its full
+   checksum check) is linked in: whoosh never rewrites a segment file (deletions live in its
+   table of contents), so linking shares them safely; the membership table is copied;
+2. documents that are gone or changed lose their membership rows; new ones are parsed into
+   units (``whoosh_index.unit_records``) and only units the index lacks are written, as one
+   new segment;
+3. when the chain of English releases changed, every older occurrence's number today is
+   looked up again in the rule lineage (no document is read) and the few units whose number
+   today moved are written again under their new number;
+4. units nobody refers to any more are deleted; the default scope, the vocabulary and the
+   unit -> whoosh document number map are brought up to date.
+
+Documents outside the release chain (seeds, excerpts, glossary pages) take their numbers from
+keyword linking, which any new document may change, so they are redone on every build; they
+are small. With no usable previous artefact the same steps build the index from nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from regelwerk.index.search.members import FILE, SCHEMA, pack, unpack
+from regelwerk.ingest.model.releases import release_key
+
+if TYPE_CHECKING:
+    from regelwerk.index.store.corpus import Corpus
+
+#: whoosh's writer memory (MB) before it spills sorted runs to disk.
+WRITER_MB = 256
+_NOT_LINKED = (FILE, "vocabulary.json", ".checksums.json")
+
+
+def grow(library: Corpus, folder: Path, salt: str) -> None:
+    """Fill `folder` with the index of `library`'s documents (see the module docstring)."""
+    from whoosh import index as whoosh_index
+
+    from regelwerk.index.search.whoosh_index import schema
+
+    base = previous(library, salt)
+    if base is not None:
+        _link(base, folder)
+        ix = whoosh_index.open_dir(str(folder))
+        con = sqlite3.connect(folder / FILE)
+    else:
+        ix = whoosh_index.create_in(str(folder), schema())
+        con = sqlite3.connect(folder / FILE)
+        con.executescript(SCHEMA)
+    try:
+        _Growth(library, ix, con).run()
+        con.commit()
+        _write_vocabulary(con, folder)
+    finally:
+        con.close()
+
+
+def previous(library: Corpus, salt: str) -> Path | None:
+    """The newest sound search artefact of this schema on disk, to grow from."""
+    from regelwerk.index.rules.lookup import previous_artefact
+
+    found = previous_artefact(library, "search", salt)
+    return found if found is not None and (found / FILE).exists() else None
+
+
+def _link(base: Path, folder: Path) -> None:
+    """Share the base's whoosh files (hard links; copies where links fail) and copy its table."""
+    for path in base.iterdir():
+        if not path.is_file() or path.name in _NOT_LINKED or path.name.endswith("LOCK"):
+            continue
+        try:
+            os.link(path, folder / path.name)
+        except OSError:
+            shutil.copy2(path, folder / path.name)
+    shutil.copyfile(base / FILE, folder / FILE)
+
+
+class _Growth:
+    """One build: the whoosh writer and the membership table, changed together."""
+
+    def __init__(self, library: Corpus, ix: Any, con: sqlite3.Connection) -> None:
+        from whoosh.codec.whoosh3 import W3Codec
+
+        self.library = library
+        self.ix = ix
+        self.con = con
+        codec = W3Codec()
+        # Per-term length statistics only serve whoosh's block skipping, which our searches
+        # turn off; gathering them re-checks the file system for every posting of a field
+        # without lengths (a fifth of a build).
+        codec.length_stats = False
+        self.writer = ix.writer(codec=codec, limitmb=WRITER_MB)
+        self.names = set(ix.schema.names())
+        self.keys: dict[str, int] = dict(con.execute("SELECT key, uid FROM units").fetchall())
+        self.next_uid = 1 + (con.execute("SELECT max(uid) FROM units").fetchone()[0] or 0)
+        self.spell: Counter[str] = Counter()
+        self.changed = False
+        self.added: set[int] = set()
+
+    def run(self) -> None:
+        try:
+            summaries = {str(s["id"]): s for s in self.library.store.summaries()}
+            chain_ids, chain_moved = self._docs(summaries)
+            if chain_moved:
+                self._renumber(chain_ids)
+            self._drop_orphans()
+            self._save_spell()
+        except BaseException:
+            self.writer.cancel()
+            raise
+        if self.changed:
+            self.writer.commit()
+            self._map_docnums()
+        else:
+            self.writer.cancel()
+        self._write_scope(summaries)
+
+    # -- documents ------------------------------------------------------------------------------
+    def _docs(self, summaries: dict[str, dict[str, Any]]) -> tuple[set[str], bool]:
+        """Drop gone and changed documents, add new ones; whether the release chain changed."""
+        from regelwerk.index.linking.lineage_table import chain_of
+
+        chain_ids = {r.id for r in chain_of(summaries.values())}
+        rows = self.con.execute("SELECT ord, id, sha256, volatile FROM docs")
+        have = {i: (o, sha, bool(v)) for o, i, sha, v in rows}
+        gone = [
+            (o, i) for i, (o, sha, volatile) in have.items()
+            if i not in summaries or summaries[i]["sha256"] != sha or volatile or i not in chain_ids
+        ]
+        for o, _ in gone:
+            self.con.execute("DELETE FROM members WHERE doc = ?", (o,))
+            self.con.execute("DELETE FROM docs WHERE ord = ?", (o,))
+        kept = set(have) - {i for _, i in gone}
+        new = [i for i in summaries if i not in kept]
+        moved = any(i in chain_ids for _, i in gone) or any(i in chain_ids for i in new)
+        self._rank(summaries, chain_ids)
+        self._add([self.library.store.get(i) for i in new], chain_ids)
+        return chain_ids, moved
+
+    def _rank(self, summaries: dict[str, dict[str, Any]], chain_ids: set[str]) -> None:
+        """Every document's rank in release order (0 for documents that are no release)."""
+        order = sorted(summaries.values(), key=lambda s: release_key(str(s["kind"]), s.get("version")))
+        self._ranks = {
+            str(s["id"]): (rank if release_key(str(s["kind"]), s.get("version"))[0] else 0)
+            for rank, s in enumerate(order, 1)
+        }
+        self.con.executemany(
+            "UPDATE docs SET rank = ? WHERE id = ?", [(r, i) for i, r in self._ranks.items()]
+        )
+
+    def _add(self, docs: list[Any], chain_ids: set[str]) -> None:
+        from regelwerk.index.search.whoosh_index import languages, unit_records
+
+        ords: dict[str, int] = {}
+        for parsed in docs:
+            d = parsed.document
+            cur = self.con.execute(
+                "INSERT INTO docs (id, sha256, version, rank, volatile, languages) VALUES (?, ?, ?, ?, ?, ?)",
+                (d.id, d.sha256, d.version, self._ranks.get(d.id, 0), int(d.id not in chain_ids),
+                 " ".join(sorted(languages(parsed)))),
+            )
+            ords[d.id] = int(cur.lastrowid or 0)
+        self.added = set(ords.values())
+        rows = [(ords[doc], pos, self._unit(rec)) for doc, pos, rec in unit_records(self.library, docs)]
+        self.con.executemany("INSERT OR REPLACE INTO members VALUES (?, ?, ?)", rows)
+
+    def _unit(self, record: dict[str, Any]) -> int:
+        """The uid of the unit with exactly these fields, written to whoosh if it is new."""
+        from regelwerk.index.search.whoosh_index import document_fields, unit_key, words_of
+
+        key = unit_key(record)
+        uid = self.keys.get(key)
+        if uid is None:
+            uid = self.keys[key] = self.next_uid
+            self.next_uid += 1
+            self.writer.add_document(uid=uid, **document_fields(record, self.names))
+            self.con.execute(
+                "INSERT INTO units (uid, docnum, key, language, record) VALUES (?, -1, ?, ?, ?)",
+                (uid, key, record.get("language"), pack(record)),
+            )
+            self.spell.update(words_of(record))
+            self.changed = True
+        return uid
+
+    # -- numbers today ------------------------------------------------------------------------------
+    def _renumber(self, chain_ids: set[str]) -> None:
+        """Give every occurrence in a release its number today again (the chain changed)."""
+        from regelwerk.index.rules.lookup import lineage_chain, today_of
+
+        chain = lineage_chain(self.library)
+        ids = {o: i for o, i in self.con.execute("SELECT ord, id FROM docs WHERE volatile = 0")}
+        records: dict[int, dict[str, Any]] = {}
+        moves = []
+        rows = self.con.execute(
+            "SELECT m.doc, m.position, m.uid, u.record FROM members m JOIN units u ON u.uid = m.uid "
+            "JOIN docs d ON d.ord = m.doc WHERE d.volatile = 0 AND m.position < 100000"
+        ).fetchall()
+        for doc, pos, uid, blob in rows:
+            if doc in self.added:  # written with today's numbers just now
+                continue
+            record = records.get(uid) or records.setdefault(uid, unpack(blob))
+            number = record.get("number")
+            today = today_of(self.library, chain, ids[doc], pos, number)[0] if number else None
+            if today != record.get("current"):
+                moves.append((self._unit({**record, "current": today}), doc, pos))
+        self.con.executemany("UPDATE members SET uid = ? WHERE doc = ? AND position = ?", moves)
+
+    # -- tidying up ---------------------------------------------------------------------------------
+    def _drop_orphans(self) -> None:
+        """Delete the units no occurrence refers to any more, from whoosh and the table."""
+        from regelwerk.index.search.whoosh_index import words_of
+
+        orphans = self.con.execute(
+            "SELECT uid, docnum, key, record FROM units WHERE uid NOT IN (SELECT uid FROM members)"
+        ).fetchall()
+        for _, docnum, key, blob in orphans:
+            if docnum >= 0:
+                self.writer.delete_document(docnum)
+            self.spell.subtract(words_of(unpack(blob)))
+            self.keys.pop(key, None)
+            self.changed = True
+        self.con.executemany("DELETE FROM units WHERE uid = ?", [(o[0],) for o in orphans])
+
+    def _save_spell(self) -> None:
+        self.con.executemany(
+            "INSERT INTO spell VALUES (?, ?) ON CONFLICT (word) DO UPDATE SET n = n + excluded.n",
+            [(w, n) for w, n in self.spell.items() if n],
+        )
+        self.con.execute("DELETE FROM spell WHERE n <= 0")
+
+    def _map_docnums(self) -> None:
+        """Record each live unit's whoosh document number (a merge of segments renumbers)."""
+        with self.ix.reader() as reader:
+            uids = reader.column_reader("uid")
+            pairs = [(n, int(uids[n])) for n in range(reader.doc_count_all()) if not reader.is_deleted(n)]
+        self.con.executemany("UPDATE units SET docnum = ? WHERE uid = ?", pairs)
+
+    def _write_scope(self, summaries: dict[str, dict[str, Any]]) -> None:
+        from regelwerk.index.search.whoosh_index import default_scope
+
+        langs = {i: frozenset(ls.split()) for i, ls in self.con.execute("SELECT id, languages FROM docs")}
+        rows = (
+            (i, str(s["kind"]), s.get("version"), str(s["language"]), langs.get(i, frozenset()))
+            for i, s in summaries.items()
+        )
+        ords = dict(self.con.execute("SELECT id, ord FROM docs").fetchall())
+        self.con.execute("DELETE FROM scope")
+        scope = [(ords[i], lang) for i, lang in default_scope(rows) if i in ords]
+        self.con.executemany("INSERT INTO scope VALUES (?, ?)", scope)
+
+
+def _write_vocabulary(con: sqlite3.Connection, folder: Path) -> None:
+    import json
+
+    from regelwerk.index.search.whoosh_index import VOCAB_FILE, vocabulary
+
+    words = vocabulary(con.execute("SELECT word, n FROM spell"))
+    (folder / VOCAB_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+
+
+__all__ = ["grow", "previous"]

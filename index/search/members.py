@@ -1,0 +1,126 @@
+"""Which releases hold which indexed text: the small SQLite table beside the whoosh index.
+
+Most rules read the same in release after release (lineage finds 198,605 unchanged steps
+against ~22,000 changed or new over the 104 archive releases), so the whoosh index holds each
+distinct *unit* (one section's or glossary entry's indexed fields, its number today included)
+once, and this table says where each unit occurs::
+
+    docs     (ord, id, sha256, version, rank, volatile, languages)  one row per document
+    units    (uid, docnum, key, language, record)        one row per live whoosh document
+    members  (doc, position, uid)                         one row per section / glossary entry
+    scope    (doc, language)                               what a plain search covers
+    spell    (word, n)                                     word counts of every unit's words
+
+A search is filtered by a set of whoosh document numbers read from here (the newest release
+by default, one version, or everything) and each hit is *placed*: given the document,
+version and position of the occurrence the scope asks for. ``record`` keeps a unit's fields
+(zlib'd JSON), so a unit whose number today changes can be written again without reading its
+document. Readers open the file read-only; only the builder (``incremental``) writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from pathlib import Path
+from typing import Any
+
+FILE = "members.sqlite"
+
+SCHEMA = """
+CREATE TABLE docs (ord INTEGER PRIMARY KEY, id TEXT UNIQUE, sha256 TEXT, version TEXT,
+                   rank INTEGER, volatile INTEGER, languages TEXT);
+CREATE TABLE units (uid INTEGER PRIMARY KEY, docnum INTEGER, key TEXT UNIQUE, language TEXT,
+                    record BLOB);
+CREATE INDEX units_docnum ON units (docnum);
+CREATE TABLE members (doc INTEGER, position INTEGER, uid INTEGER, PRIMARY KEY (doc, position))
+    WITHOUT ROWID;
+CREATE INDEX members_uid ON members (uid);
+CREATE TABLE scope (doc INTEGER, language TEXT);
+CREATE TABLE spell (word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
+"""
+
+#: One placed occurrence: (document id, version, position).
+Place = tuple[str, str | None, int]
+
+
+def pack(record: dict[str, Any]) -> bytes:
+    return zlib.compress(json.dumps(record, ensure_ascii=False).encode("utf-8"))
+
+
+def unpack(blob: bytes) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(zlib.decompress(blob).decode("utf-8"))
+    return data
+
+
+class Members:
+    """Read side: filters and placements for one opened index (cheap; queries are cached)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.con = sqlite3.connect(f"file:{folder / FILE}?mode=ro", uri=True, check_same_thread=False)
+        rows = self.con.execute("SELECT ord, id, version, rank FROM docs").fetchall()
+        self.docs: dict[int, tuple[str, str | None, int]] = {o: (i, v, r) for o, i, v, r in rows}
+        self._scope: dict[int, set[str]] = {}
+        for doc, lang in self.con.execute("SELECT doc, language FROM scope"):
+            self._scope.setdefault(doc, set()).add(lang)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def versions(self) -> list[str]:
+        """Every version of an indexed document, newest first."""
+        return sorted({v for _, v, _ in self.docs.values() if v}, reverse=True)
+
+    def allowed(self, version: str | None, all_versions: bool, lang: str | None) -> set[int] | None:
+        """whoosh document numbers a search may return; None means every live one."""
+        where, args = ["1"], []
+        if lang is not None:
+            where.append("u.language = ?")
+            args.append(lang)
+        if version is not None:
+            docs = [o for o, (_, v, _) in self.docs.items() if v == version]
+        elif not all_versions:
+            docs = list(self._scope)
+            where.append("EXISTS (SELECT 1 FROM scope s WHERE s.doc = m.doc AND s.language = u.language)")
+        elif lang is None:
+            return None
+        else:
+            sql = f"SELECT docnum FROM units u WHERE {' AND '.join(where)}"
+            return {n for (n,) in self.con.execute(sql, args)}
+        marks = ",".join("?" * len(docs))
+        sql = (
+            f"SELECT DISTINCT u.docnum FROM members m JOIN units u ON u.uid = m.uid "
+            f"WHERE m.doc IN ({marks}) AND {' AND '.join(where)}"
+        )
+        return {n for (n,) in self.con.execute(sql, [*docs, *args])}
+
+    def place(
+        self, uids: list[int], languages: dict[int, str], version: str | None, all_versions: bool = False
+    ) -> dict[int, Place]:
+        """Where each unit occurs for a search of `version`, of the default scope, or of
+        `all_versions` (the default scope first, then the newest release):
+        ``uid -> (document, version, position)``."""
+        if not uids:
+            return {}
+        docs: list[int] | None = None
+        if version is not None:
+            docs = [o for o, (_, v, _) in self.docs.items() if v == version]
+        elif not all_versions:
+            docs = list(self._scope)
+        sql = f"SELECT uid, doc, position FROM members WHERE uid IN ({','.join('?' * len(uids))})"
+        args: list[int] = list(uids)
+        if docs is not None:
+            sql += f" AND doc IN ({','.join('?' * len(docs))})"
+            args += docs
+        best: dict[int, tuple[tuple[int, int], Place]] = {}
+        for uid, doc, pos in self.con.execute(sql, args):
+            doc_id, ver, rank = self.docs[doc]
+            preferred = int(languages.get(uid, "") in self._scope.get(doc, ()))
+            key = (preferred, rank)
+            if uid not in best or key > best[uid][0]:
+                best[uid] = (key, (doc_id, ver, pos))
+        return {uid: place for uid, (_, place) in best.items()}
+
+
+__all__ = ["FILE", "SCHEMA", "Members", "Place", "pack", "unpack"]

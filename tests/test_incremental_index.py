@@ -1,0 +1,145 @@
+"""The search index grows per release (issue 10 item 2): each distinct rule text is indexed
+once, an added release writes only its new units beside the previous segments, a forgotten one
+takes its units with it, and the grown index says exactly what a fresh build says."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from regelwerk.index.facade import Library
+from regelwerk.index.search.members import FILE
+
+HEAD = (
+    "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {date}.\n\n"
+    "1. Game Concepts\n\n"
+)
+TAIL = "\nGlossary\n\nAbility\nSomething.\n\nCredits\n\nPeople.\n"
+RULES = {
+    "January 1, 2020": "100. General\n\n100.1. Players shuffle decks.\n\n100.2. Flanking hurts blockers.\n\n",
+    # 100.2 moves to 100.3 unchanged; a new 100.2
+    "February 1, 2020": (
+        "100. General\n\n100.1. Players shuffle decks.\n\n100.2. Zebras count twice.\n\n"
+        "100.3. Flanking hurts blockers.\n\n"
+    ),
+    # 100.1 changes its text
+    "March 1, 2020": (
+        "100. General\n\n100.1. Players shuffle their decks.\n\n100.2. Zebras count twice.\n\n"
+        "100.3. Flanking hurts blockers.\n\n"
+    ),
+}
+
+
+def _release(folder: Path, n: int, date: str) -> Path:
+    path = folder / f"cr{n}.txt"
+    path.write_text(HEAD.format(date=date) + RULES[date] + TAIL, encoding="utf-8")
+    return path
+
+
+def _search_dir(home: Path, name: str = "search") -> Path:
+    folders = sorted((home / "derived").glob(f"*/{name}"), key=lambda p: p.stat().st_mtime)
+    return folders[-1]
+
+
+def _rules(home: Path) -> tuple[set[tuple[object, ...]], set[tuple[object, ...]]]:
+    """Every row of the newest rules table (sections, and documents with their rank)."""
+    con = sqlite3.connect(_search_dir(home, "rules") / "rules.sqlite")
+    try:
+        return set(con.execute("SELECT * FROM sections")), set(con.execute("SELECT * FROM docs"))
+    finally:
+        con.close()
+
+
+def _state(home: Path) -> tuple[set[tuple[str, int, str]], set[tuple[str, str]], int, dict[str, object]]:
+    """(occurrence -> unit key, default scope, live units, vocabulary) of the newest index."""
+    folder = _search_dir(home)
+    con = sqlite3.connect(folder / FILE)
+    try:
+        members = set(con.execute(
+            "SELECT d.id, m.position, u.key FROM members m JOIN docs d ON d.ord = m.doc "
+            "JOIN units u ON u.uid = m.uid"
+        ))
+        scope = set(con.execute("SELECT d.id, s.language FROM scope s JOIN docs d ON d.ord = s.doc"))
+        units = con.execute("SELECT count(*) FROM units").fetchone()[0]
+    finally:
+        con.close()
+    vocab = json.loads((folder / "vocabulary.json").read_text(encoding="utf-8"))
+    return members, scope, units, vocab
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[Path]:
+    return [_release(tmp_path, n, date) for n, date in enumerate(RULES)]
+
+
+def _library(home: Path, monkeypatch: pytest.MonkeyPatch) -> Library:
+    monkeypatch.setenv("REGELWERK_HOME", str(home))
+    return Library(home)
+
+
+def _grown(home: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch) -> Library:
+    """A library that got `files` one ingest at a time (each build grows the last one)."""
+    library = _library(home, monkeypatch)
+    for f in files:
+        library.ingest([f])
+    return library
+
+
+def test_a_grown_index_equals_a_fresh_one(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _grown(tmp_path / "grown", files, monkeypatch)
+    fresh = _library(tmp_path / "fresh", monkeypatch)
+    fresh.ingest(files)
+    assert _state(tmp_path / "grown") == _state(tmp_path / "fresh")
+    assert _rules(tmp_path / "grown") == _rules(tmp_path / "fresh")
+    rows, _ = _rules(tmp_path / "grown")
+    assert ("cr-en-2020-01-01", "100.2", "100.3") in {(r[0], r[2], r[10]) for r in rows}
+
+
+def test_adding_a_release_keeps_the_previous_segments(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    library = _library(home, monkeypatch)
+    library.ingest(files[:2])
+    before = _search_dir(home)
+    segments = {p.name: p.stat().st_ino for p in before.glob("*.seg")}
+    library.ingest(files[2:])
+    after = _search_dir(home)
+    assert after != before and segments
+    # the old segments are the same files (linked, never rewritten); one small one is new
+    kept = [name for name in segments if (after / name).exists()]
+    assert kept and all((after / name).stat().st_ino == segments[name] for name in kept)
+    assert len(list(after.glob("*.seg"))) >= 1
+    members, _, units, _ = _state(home)
+    # seven rule texts in three releases (100.3 = the old 100.2), plus sections and glossary
+    texts = {key for _, _, key in members}
+    assert units == len(texts) < len(members)
+
+
+def test_an_unchanged_rule_is_one_unit_and_its_number_today_follows_lineage(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = _grown(tmp_path / "home", files, monkeypatch)
+    old = library.search("flanking", version="2020-01-01")["hits"]
+    assert (old[0]["number"], old[0]["current"], old[0]["version"]) == ("100.2", "100.3", "2020-01-01")
+    assert [h["version"] for h in library.search("flanking")["hits"]][:1] == ["2020-03-01"]
+    versions = {h["version"] for h in library.search("shuffle", all_versions=True)["hits"]}
+    assert versions == {"2020-03-01", "2020-02-01"}  # two texts; the older one placed newest
+
+
+def test_forget_takes_its_units_along(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    grown = _library(tmp_path / "grown", monkeypatch)
+    grown.ingest(files)
+    grown.forget("2020-03-01")
+    fresh = _library(tmp_path / "fresh", monkeypatch)
+    fresh.ingest(files[:2])
+    assert _state(tmp_path / "grown") == _state(tmp_path / "fresh")
+    assert _rules(tmp_path / "grown") == _rules(tmp_path / "fresh")
+    assert grown.search("shuffle their")["hits"][0]["version"] == "2020-02-01"
