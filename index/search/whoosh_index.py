@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search11-units"
+INDEX_SALT = "search12-units"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
