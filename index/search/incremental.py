@@ -103,6 +103,7 @@ class _Growth:
         self.keys: dict[str, int] = dict(con.execute("SELECT key, uid FROM units").fetchall())
         self.next_uid = 1 + (con.execute("SELECT max(uid) FROM units").fetchone()[0] or 0)
         self.first_new = self.next_uid
+        self.pending: dict[int, dict[str, Any]] = {}
         self.spell: Counter[str] = Counter()
         self.changed = False
         self.added: set[int] = set()
@@ -115,6 +116,8 @@ class _Growth:
                 self._renumber(chain_ids)
             self._drop_orphans()
             self._save_spell()
+            self._write_scope(summaries)
+            self._write_units()
         except BaseException:
             self.writer.cancel()
             raise
@@ -123,7 +126,6 @@ class _Growth:
             self._map_docnums()
         else:
             self.writer.cancel()
-        self._write_scope(summaries)
 
     # -- documents ------------------------------------------------------------------------------
     def _docs(self, summaries: dict[str, dict[str, Any]]) -> tuple[set[str], bool]:
@@ -176,14 +178,14 @@ class _Growth:
 
     def _unit(self, record: dict[str, Any]) -> int:
         """The uid of the unit with exactly these fields, written to whoosh if it is new."""
-        from regelwerk.index.search.whoosh_index import document_fields, unit_key, words_of
+        from regelwerk.index.search.whoosh_index import unit_key, words_of
 
         key = unit_key(record)
         uid = self.keys.get(key)
         if uid is None:
             uid = self.keys[key] = self.next_uid
             self.next_uid += 1
-            self.writer.add_document(uid=uid, **document_fields(record, self.names))
+            self.pending[uid] = record  # written by `_write_units`, once its scope is known
             self.con.execute(
                 "INSERT INTO units (uid, docnum, key, language, current, record) VALUES (?, -1, ?, ?, ?, ?)",
                 (uid, key, record.get("language"), record.get("current"), pack(record)),
@@ -255,7 +257,8 @@ class _Growth:
         orphans = self.con.execute(
             "SELECT uid, docnum, key, record FROM units WHERE uid NOT IN (SELECT uid FROM members)"
         ).fetchall()
-        for _, docnum, key, blob in orphans:
+        for uid, docnum, key, blob in orphans:
+            self.pending.pop(uid, None)
             if docnum >= 0:
                 self.writer.delete_document(docnum)
             self.spell.subtract(words_of(unpack(blob)))
@@ -269,6 +272,29 @@ class _Growth:
             [(w, n) for w, n in self.spell.items() if n],
         )
         self.con.execute("DELETE FROM spell WHERE n <= 0")
+
+    def _write_units(self) -> None:
+        """Write the new units, and again the units whose default-scope mark changed: a plain
+        search asks whoosh for ``scope:default`` instead of filtering every match."""
+        from regelwerk.index.search.whoosh_index import document_fields
+
+        want = {uid for (uid,) in self.con.execute(
+            "SELECT DISTINCT m.uid FROM scope s JOIN members m ON m.doc = s.doc "
+            "JOIN units u ON u.uid = m.uid AND u.language = s.language"
+        )}
+        have = {uid for (uid,) in self.con.execute("SELECT uid FROM units WHERE dflt = 1")}
+        for uid in (want ^ have) - set(self.pending):
+            row = self.con.execute("SELECT docnum, record FROM units WHERE uid = ?", (uid,)).fetchone()
+            docnum, blob = row
+            self.writer.delete_document(docnum)
+            self.pending[uid] = unpack(blob)
+        self.con.executemany(
+            "UPDATE units SET dflt = ? WHERE uid = ?", [(int(uid in want), uid) for uid in self.pending]
+        )
+        for uid, record in sorted(self.pending.items()):
+            scope = "default" if uid in want else "other"
+            self.writer.add_document(uid=uid, scope=scope, **document_fields(record, self.names))
+        self.changed = self.changed or bool(self.pending)
 
     def _map_docnums(self) -> None:
         """Record each live unit's whoosh document number (a merge of segments renumbers)."""
