@@ -12,7 +12,7 @@ import typer
 
 from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangOption
-from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options
+from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -58,17 +58,12 @@ def _keyword(k: dict[str, Any], lang: str | None) -> str:
 
 def render_card(con: Console, c: dict[str, Any], lang: str | None = None, *, head: bool = True) -> None:
     """One card in full; `head` False leaves out the names line (``term`` prints its own)."""
-    from rich.markup import escape
-
     def line(text: str) -> None:
         con.print(text, markup=False, highlight=False, soft_wrap=True)
 
     if head:
-        names = f"[bold]{escape(c['name_en'])}[/bold]"
         german = [n for n in c["names_de"] if n != c["name_en"]]
-        if german:
-            names += " / " + " / ".join(f"[bold]{escape(n)}[/bold]" for n in german)
-        con.print(names)
+        styled(con, (c["name_en"], "bold"), *(p for n in german for p in (" / ", (n, "bold"))))
     facts = [c["mana_cost"], c["type_en"], c["type_de"], c["pt"], c["loyalty"] and f"[{c['loyalty']}]"]
     line("  " + "  ·  ".join(str(f) for f in facts if f))
     if c["keywords"]:

@@ -81,7 +81,8 @@ def make_console(**kwargs: Any) -> Console:
     """A rich console that makes every printed string safe (see `safe_text`).
 
     Every string rich prints, including table cells and titles, passes `render_str`, so this
-    one override covers every command; markup is parsed after the text is made safe.
+    one override covers every command; markup is parsed after the text is made safe. Emoji
+    codes are not replaced: ":fire:" in a document is text, not a picture.
     """
     from rich.console import Console
 
@@ -89,14 +90,47 @@ def make_console(**kwargs: Any) -> Console:
         def render_str(self, text: str, **kw: Any) -> Any:
             return super().render_str(safe_text(text), **kw)
 
-    return SafeConsole(**kwargs)
+    return SafeConsole(**{"emoji": False, **kwargs})
+
+
+#: Piped output gets 120 columns instead of rich's 80 so ids don't truncate.
+PIPE_WIDTH = 120
 
 
 def console(stderr: bool = False) -> Console:
-    """A rich console; piped output gets 120 columns instead of rich's 80 so ids don't truncate."""
+    """The console a command prints on: rich's on a terminal, else a `PlainConsole` that
+    prints the same bytes without loading rich's console for plain text (see ``cli.plain``)."""
     stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() or os.environ.get("COLUMNS") else 120
-    return make_console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
+    styled_anyway = os.environ.get("FORCE_COLOR") or os.environ.get("TTY_COMPATIBLE") == "1"
+    width = None if stream.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH
+
+    def rich_console() -> Console:
+        return make_console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
+
+    if width is None or styled_anyway or stderr:
+        return rich_console()
+    from regelwerk.cli.plain import PlainConsole
+
+    return PlainConsole(stream, width, rich_console)  # type: ignore[return-value]
+
+
+#: One piece of a printed line: text, or (text, rich style) — data, never markup.
+Part = str | tuple[str, str]
+
+
+def styled(con: Console, *parts: Part) -> None:
+    """Print `parts` as one paragraph: styles show on a terminal, and since no markup is
+    parsed, data needs no escaping (a rule's "[quality]" stays). A `PlainConsole` prints the
+    bare text without loading rich's text machinery."""
+    from regelwerk.cli.plain import PlainConsole
+
+    if isinstance(con, PlainConsole):
+        con.print("".join(p if isinstance(p, str) else p[0] for p in parts), markup=False)
+        return
+    from rich.text import Text
+
+    pieces = [(safe_text(p), "") if isinstance(p, str) else (safe_text(p[0]), p[1]) for p in parts]
+    con.print(Text.assemble(*pieces))
 
 
 def emit(data: dict[str, Any], json_mode: bool, render: Callable[[Console], None]) -> None:

@@ -14,7 +14,7 @@ import typer
 
 from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangBothOption
-from regelwerk.cli.output import emit
+from regelwerk.cli.output import emit, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -64,31 +64,31 @@ def render_both_languages(con: Console, data: dict[str, Any]) -> None:
 
 
 def render_rule(con: Console, r: dict[str, Any]) -> None:
-    from rich.markup import escape
-
+    """The rule, its notes, glosses, subrules, examples and references; the texts are data,
+    printed as styled parts (never markup), so "[quality]" in a rule stays as it is."""
     from regelwerk.cli.bilingual import gloss_line, titled
     from regelwerk.cli.i18n import messages_or_notes
 
     where = ", ".join(x for x in (r["version"] or r["document"], r["language"]) if x)
     title = titled(r["title"], r.get("names"), r["language"])
-    con.print(f"[bold]{escape(r['number'])} {escape(title)}[/bold]  [dim]({escape(where)})[/dim]")
+    styled(con, (f"{r['number']} {title}", "bold"), "  ", (f"({where})", "dim"))
     for note in messages_or_notes(r):
-        con.print(f"[yellow]{escape(note)}[/yellow]")
+        styled(con, (note, "yellow"))
     if r.get("glosses"):
         con.print(gloss_line(r["glosses"]), style="cyan", markup=False)
     if r["text"] and r["text"] != r["title"]:
-        con.print(escape(r["text"]))
+        styled(con, r["text"])
     for ex in r["examples"]:
-        con.print(f"  [italic]{escape(ex)}[/italic]")
+        styled(con, "  ", (ex, "italic"))
     for sub in r["subrules"]:
-        con.print(f"[bold]{escape(sub['number'])}[/bold] {escape(sub['text'])}")
+        styled(con, (sub["number"], "bold"), f" {sub['text']}")
         for ex in sub["examples"]:
-            con.print(f"  [italic]{escape(ex)}[/italic]")
+            styled(con, "  ", (ex, "italic"))
     if r["references"]:
         con.print(_("See also (regelwerk rule NUMBER):"), style="dim", markup=False)
         for ref in r["references"]:
             label = f" {ref['title']}" if ref["title"] else ""
-            con.print(f"  {escape(ref['number'])}{escape(label)}")
+            styled(con, f"  {ref['number']}{label}")
 
 
 def register(app: typer.Typer) -> None:

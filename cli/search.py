@@ -13,7 +13,7 @@ import typer
 
 from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangOption
-from regelwerk.cli.output import FREE_TEXT, bad_usage, emit, reject_unknown_options
+from regelwerk.cli.output import FREE_TEXT, Part, bad_usage, emit, reject_unknown_options, styled
 from regelwerk.ingest.model.message import N_, msg
 
 if TYPE_CHECKING:
@@ -63,12 +63,10 @@ def search(
 def render_hits(con: Console, data: dict[str, Any]) -> None:
     """Hits grouped by their rule (702.15 with its matching subrules beneath), each rule
     titled in both languages where the term tables know it ("Lifelink · Lebensverknüpfung")."""
-    from rich.markup import escape
-
     from regelwerk.cli.bilingual import titled
 
     for note in data["notes"]:
-        con.print(f"[yellow]{escape(note)}[/yellow]")
+        styled(con, (note, "yellow"))
     if not data["hits"]:
         con.print(_("no hits"))
         return
@@ -82,15 +80,13 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
         else:
             title = titled(head["title"], head.get("names"), head["language"])
         current = _rule_of(head["current"]) if head["current"] else None
-        today = escape(_("today {number}").format(number=current)) if current and current != rule else ""
-        today = f"  [cyan]{today}[/cyan]" if today else ""
+        today = _("today {number}").format(number=current) if current and current != rule else ""
         where = ", ".join(x for x in (head["version"] or head["document"], head["language"]) if x)
-        title = f" {escape(title)}" if title else ""
-        con.print(f"[bold]{escape(label)}[/bold]{title}  [dim]({escape(where)})[/dim]{today}")
+        styled(con, (label, "bold"), f" {title}" if title else "", "  ", (f"({where})", "dim"),
+               *(("  ", (today, "cyan")) if today else ()))
         for h in group:
             own = h["number"] if h["number"] and h["number"] != rule else ""
-            prefix = f"[bold]{escape(own)}[/bold] " if own else ""
-            con.print(f"    {prefix}{marked(h['snippet'])}")
+            styled(con, "    ", *(((own, "bold"), " ") if own else ()), *marked(h["snippet"]))
 
 
 def _rule_of(number: str) -> str:
@@ -118,21 +114,19 @@ def group_hits(hits: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 _MARK = re.compile(r"«(\w+)»")
 
 
-def marked(snippet: str) -> str:
-    """`snippet` as rich markup: marked words bold, everything else escaped.
+def marked(snippet: str) -> list[Part]:
+    """`snippet` as styled parts: marked words bold, everything else as it is.
 
     Only «word» around one whole word is a mark; any other guillemet is the document's own
     text (German quotes »so«), printed as it is.
     """
-    from rich.markup import escape
-
-    out, cursor = [], 0
+    out: list[Part] = []
+    cursor = 0
     for m in _MARK.finditer(snippet):
-        out.append(escape(snippet[cursor : m.start()]))
-        out.append(f"[bold magenta]{escape(m.group(1))}[/bold magenta]")
+        out += [snippet[cursor : m.start()], (m.group(1), "bold magenta")]
         cursor = m.end()
-    out.append(escape(snippet[cursor:]))
-    return "".join(out)
+    out.append(snippet[cursor:])
+    return out
 
 
 def register(app: typer.Typer) -> None:

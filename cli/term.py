@@ -12,7 +12,7 @@ import typer
 
 from regelwerk.cli.i18n import _
 from regelwerk.cli.options import JsonOption, LangOption
-from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options
+from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options, styled
 from regelwerk.ingest.model.message import N_, msg
 
 if TYPE_CHECKING:
@@ -94,9 +94,6 @@ def render_list(con: Console, terms: list[dict[str, Any]], t: dict[str, str]) ->
 
 def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str]) -> None:
     """The best match in full, the others as a ranked list."""
-    from rich.markup import escape
-    from rich.table import Table
-
     # an ambiguous word: every exact sense in full ("counter": Counter and Counters)
     full = [m for m in matches if m["score"] >= 100 and m["match"] in ("exact", "sense")] or matches[:1]
     rest = [m for m in matches if m not in full]
@@ -109,6 +106,9 @@ def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str
     for m in full:
         _render_one(con, m, t)
     if rest:
+        from rich.markup import escape
+        from rich.table import Table
+
         table = Table(title=t["also"], title_justify="left", show_edge=False)
         for col in (t["en"], t["de"], t["kind"], t["rules"], t["score"]):
             table.add_column(col)
@@ -128,15 +128,13 @@ def _rules_line(rules: dict[str, str]) -> str:
 
 def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
     """Rules text is full of "[cost]" and "[quality]", which rich would eat as markup: every
-    piece of data is printed with markup off or escaped."""
-    from rich.markup import escape
-    from rich.table import Table
+    piece of data is printed with markup off, as styled parts or escaped."""
 
     def line(text: str) -> None:
         con.print(text, markup=False, highlight=False)
 
-    head = f"[bold]{escape(m['en'])}[/bold]" + (f" / [bold]{escape(m['de'])}[/bold]" if m.get("de") else "")
-    con.print(f"{head}  [dim]({escape(_kind(m, t))})[/dim]")
+    german = (" / ", (m["de"], "bold")) if m.get("de") else ()
+    styled(con, (m["en"], "bold"), *german, "  ", (f"({_kind(m, t)})", "dim"))
     alias = m.get("alias")
     if alias:  # a word people say: whose word it is, and the evidence
         line(f"  {alias['word']}: {t.get(alias['status'], alias['status'])} ({alias['note']})")
@@ -167,6 +165,9 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
         ]
         line(f"  {t['evidence']}: " + "; ".join(forms))
     if m["documents"]:
+        from rich.markup import escape
+        from rich.table import Table
+
         table = Table(show_edge=False, box=None, padding=(0, 2))
         for col in (t["document"], t["language"], t["number"], t["how"]):
             table.add_column(col)

@@ -15,6 +15,7 @@ import pytest
 from regelwerk.index.facade import Library
 from regelwerk.ingest.model.errors import IngestError, InvalidQuery, UnknownCard
 from tests.conftest import CORPUS, NEEDS_SHARED
+from tests.helpers import cli_imports
 from tests.test_mtgjson import META, SET_A, _card, _json, _set
 
 SET_C = _set(
@@ -156,6 +157,20 @@ def test_term_answers_card_names_after_keywords(library: Library) -> None:
     assert matches[0]["card"]["pt"] == "6/4"
     flying = library.term("Flying")["matches"]
     assert flying[0]["kind"] != "card" and flying[0]["en"] == "Flying"
+
+
+#: What ``card`` and a card answer of ``term`` must not load, piped: search (whoosh), rich's
+#: console (``cli.plain`` prints the same bytes), the engine, the ingest parsers.
+NOT_ON_CARDS = ("whoosh", "rich.console", "rich.table", "msgspec", "bs4", "regelwerk.engine",
+                "regelwerk.index.search")
+
+
+@pytest.mark.parametrize("command", ["card", "term"])
+def test_card_answers_import_nothing_heavy(library: Library, command: str) -> None:
+    library.term("Tatzelwurm")  # the keyword links exist, as after any ingest of rules
+    stdout, loaded = cli_imports(library.home, [command, "Tatzelwurm"], NOT_ON_CARDS)
+    assert "Craw Wurm / Tatzelwurm" in stdout
+    assert loaded == []
 
 
 def test_card_command_json_and_text(library: Library) -> None:

@@ -50,7 +50,7 @@ def test_german_quotes_in_a_snippet_do_not_break_rendering() -> None:
 
 
 def test_marks_are_bold_only_around_whole_words() -> None:
-    assert marked("a «b» »c« [d]") == "a [bold magenta]b[/bold magenta] »c« \\[d]"
+    assert marked("a «b» »c« [d]") == ["a ", ("b", "bold magenta"), " »c« [d]"]
 
 
 def test_control_sequences_are_made_visible() -> None:

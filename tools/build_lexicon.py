@@ -62,9 +62,10 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 def _stops() -> tuple[frozenset[str], frozenset[str]]:
-    from regelwerk.index.search.analysis import DE_STOP, EN_STOP
+    """German (folded) and English stop words: the search analyzers' own (one function-word table)."""
+    from regelwerk.index.terms.function_words import function_words
 
-    return DE_STOP, EN_STOP
+    return function_words("de", "stop", folded=True), function_words("en", "stop")
 
 
 def printings(folder: Path) -> Iterator[tuple[str, str, str, str]]:

@@ -37,6 +37,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from regelwerk.index.terms.function_words import function_words
+
 ROOT = Path(__file__).resolve().parents[1]
 TERMS = ROOT / "data" / "terms"
 EVIDENCE = TERMS / "evidence.tsv"
@@ -72,77 +74,9 @@ SUBSUMED = 0.8
 
 _REMINDER = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
-_STOP = frozenset(
-    [
-        "der",
-        "die",
-        "das",
-        "den",
-        "dem",
-        "des",
-        "ein",
-        "eine",
-        "einen",
-        "einem",
-        "einer",
-        "eines",
-        "und",
-        "oder",
-        "du",
-        "dein",
-        "deine",
-        "deinen",
-        "deiner",
-        "dir",
-        "dich",
-        "sie",
-        "ihr",
-        "ihre",
-        "ihren",
-        "ihrer",
-        "es",
-        "er",
-        "ist",
-        "sind",
-        "wird",
-        "werden",
-        "auf",
-        "in",
-        "im",
-        "an",
-        "am",
-        "zu",
-        "zum",
-        "zur",
-        "von",
-        "vom",
-        "mit",
-        "für",
-        "bis",
-        "als",
-        "wenn",
-        "falls",
-        "so",
-        "dass",
-        "diese",
-        "dieser",
-        "dieses",
-        "diesen",
-        "jede",
-        "jeder",
-        "jedes",
-        "jeden",
-        "kannst",
-        "nicht",
-        "wie",
-        "aus",
-        "bei",
-        "auch",
-        "noch",
-        "nur",
-        "sich",
-    ]
-)
+#: A chunk of card text never begins or ends with one of these German function words (the
+#: one function-word table's ``boundary`` words; "kann" is not one, so "Kann fliegen" stays).
+_STOP = function_words("de", "boundary")
 
 
 @dataclass

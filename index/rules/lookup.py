@@ -29,13 +29,13 @@ from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, Unknown
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.numbers import RuleNumber
-from regelwerk.ingest.model.records import ParsedDocument
 from regelwerk.ingest.model.releases import CR_KINDS, is_release, release_key
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
     from regelwerk.index.linking.lineage_table import Chain
     from regelwerk.index.store.corpus import Corpus
+    from regelwerk.ingest.model.records import ParsedDocument
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules6"

@@ -29,8 +29,8 @@ from whoosh.analysis import (
     StemFilter,
     StopFilter,
 )
-from whoosh.lang import stopwords_for_language
 
+from regelwerk.index.terms.function_words import function_words
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.stemming import StemIndex, stem_de, stem_en
 
@@ -215,62 +215,10 @@ class CompoundFilter(Filter):  # type: ignore[misc]
                 yield t
 
 
-_EN_EXTRA_STOP = [
-    "what",
-    "who",
-    "whom",
-    "how",
-    "does",
-    "do",
-    "did",
-    "which",
-    "where",
-    "why",
-    "happens",
-    "happen",
-    "there",
-    "its",
-    "their",
-    "they",
-    "he",
-    "she",
-    "has",
-    "had",
-    "i",
-    "me",
-    "my",
-    "much",
-    "many",
-    "whether",
-]
-_DE_EXTRA_STOP = [
-    "wer",
-    "was",
-    "wann",
-    "wo",
-    "wie",
-    "warum",
-    "welche",
-    "welcher",
-    "welches",
-    "weshalb",
-    "passiert",
-    "geschieht",
-    "kann",
-    "konnen",
-    "muss",
-    "mussen",
-    "darf",
-    "man",
-    "mein",
-    "dein",
-    "sein",
-    "ihr",
-    "gibt",
-]
-
-EN_STOP: frozenset[str] = frozenset(StopFilter().stops) | frozenset(_EN_EXTRA_STOP)
-DE_STOP: frozenset[str] = frozenset(fold(w) for w in stopwords_for_language("de")) | frozenset(_DE_EXTRA_STOP)
+#: Stop words from the one function-word table (``index.terms.function_words``): whoosh's
+#: English and German lists with question words added ("what", "wann"), German folded.
+EN_STOP: frozenset[str] = function_words("en", "stop")
+DE_STOP: frozenset[str] = function_words("de", "stop", folded=True)
 
 
 def english() -> Analyzer:

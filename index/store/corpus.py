@@ -11,15 +11,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.store.disk import Store
 from regelwerk.index.store.home import home_dir
 from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.ids import sha256
 from regelwerk.ingest.model.message import N_, Message, msg
-from regelwerk.ingest.model.records import ParsedDocument
 from regelwerk.ingest.model.releases import release_key
+
+if TYPE_CHECKING:
+    from regelwerk.ingest.model.records import ParsedDocument
 
 
 @dataclass

@@ -23,11 +23,13 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regelwerk.ingest.model.errors import StoreBusy, StoreError
 from regelwerk.ingest.model.message import N_, msg
-from regelwerk.ingest.model.records import ParsedDocument
+
+if TYPE_CHECKING:  # the records' dataclasses load only when a record is read (not on `rule`)
+    from regelwerk.ingest.model.records import ParsedDocument
 
 MANIFEST_VERSION = 2
 #: Temporary build directories start with this (inside ``derived/<key>/``).
@@ -232,6 +234,8 @@ class Store:
     def get(self, doc_id: str) -> ParsedDocument:
         cached = self._cache.get(doc_id)
         if cached is None:
+            from regelwerk.ingest.model.records import ParsedDocument
+
             path = self.record_path(doc_id)
             try:
                 cached = ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))

@@ -74,9 +74,15 @@ class StemIndex:
             self._by_prefix.setdefault(w[: self.PREFIX], []).append(w)
 
     def find(self, word: str) -> list[str]:
-        """The words (in the order given) whose stem is `word`'s stem."""
+        """The words (in the order given) whose stem is `word`'s stem.
+
+        No word of the table begins like `word`: nothing to compare, so nothing is stemmed (a
+        card name like "Tatzelwurm" never loads the stemmer on its way to the card database)."""
+        candidates = self._by_prefix.get(word[: self.PREFIX], ())
+        if not candidates:
+            return []
         wanted = stem(word, self.lang)
-        return [w for w in self._by_prefix.get(word[: self.PREFIX], ()) if stem(w, self.lang) == wanted]
+        return [w for w in candidates if stem(w, self.lang) == wanted]
 
 
 def stems(text: str, lang: str) -> list[str]:
