@@ -541,7 +541,12 @@ class LibraryRuleBook:
         Casting Spells)."""
         key = (number, "names")
         if key not in self._names:
-            self._names[key] = self._names_at_first_level(number)
+            from regelwerk.index.terms.names import other_name
+
+            en, de = self._names_at_first_level(number)
+            # the German name rule headings show beside the title: a plural section title gets
+            # the German plural ("Abilities · Fähigkeiten", data/terms/plurals.tsv)
+            self._names[key] = en, (other_name(en, "en") if en else None) or de
         return self._names[key]
 
     def _names_at_first_level(self, number: str) -> tuple[str | None, str | None]:

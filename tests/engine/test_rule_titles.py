@@ -13,6 +13,7 @@ from regelwerk.engine.catalog import title_glosses
 from regelwerk.engine.narration import rule_title
 from regelwerk.engine.rulebook import NullRuleBook, TextRuleBook
 from regelwerk.index.facade import Library, LibraryRuleBook
+from regelwerk.index.terms.names import plurals
 from regelwerk.index.terms.shipped import load_terms
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.numbers import lineage
@@ -80,7 +81,6 @@ def test_both_names_come_from_one_level_of_the_number_tree(with_cr: LibraryRuleB
     [
         ("601.2", "Casting Spells, dt. etwa „Zaubersprüche wirken“"),
         ("104.2a", "Ending the Game, dt. etwa „Ende des Spiels“"),
-        ("113.6m", "Abilities, dt. etwa „Fähigkeiten“"),  # the terms of 113 are not its title
     ],
 )
 def test_without_an_official_german_name_the_english_title_gets_a_marked_gloss(
@@ -90,6 +90,13 @@ def test_without_an_official_german_name_the_english_title_gets_a_marked_gloss(
     assert rule_title(with_cr, rule, "en") == cited.split(",")[0]
 
 
+def test_a_plural_section_title_gets_the_german_plural(with_cr: LibraryRuleBook) -> None:
+    """113 is titled "Abilities"; none of its terms (Ability, Activated Ability, ...) is that
+    title, but German cards print the plural (data/terms/plurals.tsv), as rule headings show it."""
+    assert rule_title(with_cr, "113.6m", "de") == "Abilities · Fähigkeiten"
+    assert rule_title(with_cr, "122.1a", "de") == "Counters · Marken"
+
+
 def test_winning_never_cites_losing(without_cr: LibraryRuleBook, with_cr: LibraryRuleBook) -> None:
     assert rule_title(without_cr, "104.2a", "de") is None  # no CR: no title rather than a wrong one
     assert with_cr.names("104.2a") == ("Ending the Game", None)
@@ -97,7 +104,7 @@ def test_winning_never_cites_losing(without_cr: LibraryRuleBook, with_cr: Librar
 
 
 def test_the_crs_own_title_picks_among_terms_of_one_number(with_cr: LibraryRuleBook) -> None:
-    assert rule_title(with_cr, "122.1a", "de") == "Counters · Marke"  # "Counters" is the title of 122
+    assert with_cr.names("122.1a")[0] == "Counters"  # "Counters" is the title of 122
     assert rule_title(with_cr, "508.1a", "en") == "Declare Attackers Step"
 
 
@@ -113,7 +120,7 @@ def test_rule_books_without_german_names() -> None:
 def test_a_gloss_never_stands_in_for_an_official_name() -> None:
     """A gloss is only for a title the term tables do not name; each row says what it rests on,
     and its words are German words the term tables or German cards use (the basis quotes them)."""
-    official = {compact(row.en) for row in load_terms() if row.de}
+    official = {compact(row.en) for row in load_terms() if row.de} | set(plurals()[0])
     text = (Path(__file__).resolve().parents[2] / "data" / "narration" / "glosses.tsv").read_text("utf-8")
     rows = [line.split("\t") for line in text.splitlines()[1:]]
     assert {r[0]: r[1] for r in rows} == title_glosses()
