@@ -11,7 +11,8 @@ in a temporary REGELWERK_HOME. Printed:
   and the same queries through the SQLite FTS5 baseline;
 - relevance (hit@1, hit@3, MRR) of both on tests/relevance/queries.tsv;
 - the same on the general rules questions (tests/relevance/questions.tsv), per language and
-  split (dev / held out); ``bench/questions.py`` breaks them down by category.
+  split (dev / held out / the fresh held-out set, fresh.tsv); ``bench/questions.py`` breaks
+  them down by category.
 """
 
 from __future__ import annotations
@@ -174,7 +175,7 @@ def main() -> int:
     }
     print("\n== general rules questions (tests/relevance/questions.tsv; targets MRR >= 0.70, hit@3 >= 0.80,")
     print("   English MRR >= 1.7x FTS5)")
-    for split in ("dev", "held"):
+    for split in ("dev", "held", "fresh"):
         questions = load_questions(split=split)
         scores = report(questions, engines)
         for lang in ("de", "en"):

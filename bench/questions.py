@@ -6,8 +6,9 @@ that answer it in the 2026-04-17 CR and a word the first answer must contain. A 
 language is held out (``split`` = ``held``): tuning looks at the ``dev`` rows only, the held
 rows are scored for the final report. Run ``python bench/questions.py`` from the repository
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
-the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--misses`` lists
-the questions whose answer is not first.
+the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
+the fresh held-out set (``tests/relevance/fresh.tsv``), ``--misses`` lists the questions whose
+answer is not first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "questions.tsv"
+#: The second, fresh held-out set (``split`` = ``fresh``): written and committed before the
+#: second round of ranking changes, after the first held-out part had been looked at.
+FRESH = QUESTIONS.with_name("fresh.tsv")
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -39,7 +43,12 @@ class Question:
 
 
 def load_questions(path: Path = QUESTIONS, split: str | None = "dev") -> list[Question]:
-    """The questions of one split (``dev``, ``held``; None: all), in file order."""
+    """The questions of one split (``dev``, ``held``; None: all), in file order.
+
+    ``fresh`` reads the fresh held-out file (`FRESH`) instead.
+    """
+    if split == "fresh" and path == QUESTIONS:
+        path = FRESH
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#") or line.startswith("split\t"):
@@ -99,24 +108,36 @@ def table(scores: dict[str, dict[str, Scores]], sizes: dict[str, int]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
+NEWEST = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
+
+
+def newest_library(prefix: str) -> Corpus | None:
+    """A library in a fresh temporary home with the 2026-04-17 CR, or None (and a note) when
+    ../shared is absent."""
     import os
     import tempfile
 
-    split = "dev"
-    if "--split" in argv:
-        split = argv[argv.index("--split") + 1]
-    newest = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
-    if not newest.exists():
-        print(f"skipped: {newest} not found (../shared is needed)")
-        return 0
-    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix="regelwerk-questions-")
-    from bench.baseline import Fts5Baseline
-    from regelwerk.index.search.query import SearchEngine
+    if not NEWEST.exists():
+        print(f"skipped: {NEWEST} not found (../shared is needed)")
+        return None
+    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix=prefix)
     from regelwerk.index.store.corpus import Corpus
 
     library = Corpus()
-    assert not library.ingest([newest]).errors
+    assert not library.ingest([NEWEST]).errors
+    return library
+
+
+def main(argv: list[str]) -> int:
+    split = "dev"
+    if "--split" in argv:
+        split = argv[argv.index("--split") + 1]
+    library = newest_library("regelwerk-questions-")
+    if library is None:
+        return 0
+    from bench.baseline import Fts5Baseline
+    from regelwerk.index.search.query import SearchEngine
+
     questions = load_questions(split=None if split == "all" else split)
     bad = [(q.case.query, p) for q in questions if (p := expectation_problem(library, q.case))]
     for query, problem in bad:

@@ -40,7 +40,8 @@ def render_cards(con: Console, cards: list[dict[str, Any]], lang: str | None = N
     """The best card in full, the others as one line each."""
     best, rest = cards[0], cards[1:]
     if best["match"] == "fuzzy":
-        con.print(f"{_('closest match')}: {best['matched']} ({best['score']:g})", style="dim", markup=False)
+        closest = _("closest match")
+        con.print(f"{closest}: {best['matched']} ({best['score']:g})", style="dim", markup=False)
     render_card(con, best, lang)
     if rest:
         con.print(_("Other cards") + ":", style="bold")
@@ -67,21 +68,21 @@ def render_card(con: Console, c: dict[str, Any], lang: str | None = None, *, hea
     facts = [c["mana_cost"], c["type_en"], c["type_de"], c["pt"], c["loyalty"] and f"[{c['loyalty']}]"]
     line("  " + "  ·  ".join(str(f) for f in facts if f))
     if c["keywords"]:
-        line(f"  {_('Keywords')}: " + ", ".join(_keyword(k, lang) for k in c["keywords"]))
+        line("  " + _("Keywords") + ": " + ", ".join(_keyword(k, lang) for k in c["keywords"]))
     if c["oracle_text"]:
-        line(f"  {_('Oracle text')}:")
+        line("  " + _("Oracle text") + ":")
         for para in c["oracle_text"].split("\n"):
             line(f"    {para}")
     german = [p for p in c["printings"] if p["name_de"]]
     if german:
-        line(f"  {_('German printings')}:")
+        line("  " + _("German printings") + ":")
         for p in german:
             where = f"{p['set']} {p['year'] or ''} #{p['number']}".strip()
             text = (p["text_de"] or "").replace("\n", " / ")
             line(f"    {where}  {p['name_de']}" + (f": {text}" if text else ""))
     others = sorted({p["set"] for p in c["printings"] if not p["name_de"]})
     if others:
-        line(f"  {_('Also printed in')}: {', '.join(others)}")
+        line("  " + _("Also printed in") + ": " + ", ".join(others))
 
 
 def render_card_hits(con: Console, hits: list[dict[str, Any]]) -> None:

@@ -33,8 +33,9 @@ def list_command(lang: LangOption = None, json_mode: JsonOption = False) -> None
         from rich.markup import escape
         from rich.table import Table
 
-        heading = {"de": "Titel", "en": "title"}.get(lang or "", "Titel / title")
-        table = Table("id", heading, "source", show_lines=False)
+        from regelwerk.cli.i18n import _, pgettext
+
+        table = Table(pgettext("documents column", "id"), _("Title"), _("Source"), show_lines=False)
         for s in data["scenarios"]:
             title = s[f"title_{lang}"] if lang else f"{s['title_de']}\n{s['title_en']}"
             table.add_row(escape(s["id"]), escape(title), escape(s["source"]))

@@ -94,6 +94,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(current()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """`message` in the interface language, told apart from the same English word elsewhere by
+    `context` (a column header "rules" may be shortened where the word may not)."""
+    return catalog(current()).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Mark `message` for extraction only; it is translated where it is shown."""
     return message

@@ -14,16 +14,19 @@ def documents_table(rows: list[dict[str, Any]], title: str | None = None) -> Tab
     from rich.markup import escape
     from rich.table import Table
 
-    from regelwerk.cli.i18n import _
+    from regelwerk.cli.i18n import _, pgettext
 
     table = Table(title=title or _("Ingested documents"), title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, collapse_padding=True)
     # on a narrow terminal the long ids fold, so dates and counts are never cut to "2026-…"
-    table.add_column("id", overflow="fold", min_width=10)
-    table.add_column("lang", no_wrap=True)
-    table.add_column("version", no_wrap=True)
-    table.add_column("kind", overflow="fold", min_width=7)
-    for col in ("secs", "rules", "gloss", "cards", "issues"):
+    table.add_column(pgettext("documents column", "id"), overflow="fold", min_width=10)
+    table.add_column(pgettext("documents column", "lang"), no_wrap=True)
+    table.add_column(pgettext("documents column", "version"), no_wrap=True)
+    table.add_column(pgettext("documents column", "kind"), overflow="fold", min_width=7)
+    counts = (pgettext("documents column", "secs"), pgettext("documents column", "rules"),
+              pgettext("documents column", "gloss"), pgettext("documents column", "cards"),
+              pgettext("documents column", "issues"))
+    for col in counts:
         table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
         cells = (r["id"], r["language"], r["version"] or "-", r["kind"])

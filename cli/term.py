@@ -36,7 +36,19 @@ def labels() -> dict[str, str]:
         "fan": _("word of a fan translation"), "old_official": _("older official word"),
         "evidence": _("German cards print"), "current_era": _("current"), "old_era": _("old"),
         "variant_era": _("variant"),
+        "evidence_form": _("{form} ({era}, {cards} cards, {first}-{last}, e.g. {example})"),
     }
+
+
+#: How a document's rule was linked to the term (``documents[].how``), in the reader's words.
+LINKED_BY = {
+    "heading": N_("heading"),
+    "same-number": N_("same number"),
+    "era": N_("numbering of its era"),
+    "table": N_("term table"),
+    "letter": N_("paragraph order"),
+    "text": N_("text"),
+}
 
 
 def term(
@@ -159,8 +171,8 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
         line(f"  {t['current']}: {m['number']}")
     if m.get("evidence"):
         forms = [
-            f"{e['de']} ({t[e['era'] + '_era']}, {e['cards']} cards, {e['first_year']}-{e['last_year']}, "
-            f"e.g. {e['example']})"
+            t["evidence_form"].format(form=e["de"], era=t[e["era"] + "_era"], cards=e["cards"],
+                                      first=e["first_year"], last=e["last_year"], example=e["example"])
             for e in m["evidence"]
         ]
         line(f"  {t['evidence']}: " + "; ".join(forms))
@@ -172,7 +184,8 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
         for col in (t["document"], t["language"], t["number"], t["how"]):
             table.add_column(col)
         for r in m["documents"]:
-            table.add_row(*(escape(str(r[k])) for k in ("key", "language", "number", "how")))
+            how = _(LINKED_BY[r["how"]]) if r["how"] in LINKED_BY else str(r["how"])
+            table.add_row(*(escape(str(r[k])) for k in ("key", "language", "number")), escape(how))
         con.print(table)
     if m["glossary"]:
         line(f"  {t['glossary']}: {m['glossary']}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.message import N_, msg
 
 
 class IllegalAction(InputError):
@@ -66,11 +67,13 @@ class UnknownScenario(InputError):
     """An id that names no packaged scenario and no file."""
 
     def __init__(self, given: str, suggestions: list[str]) -> None:
-        hint = f" (did you mean {', '.join(repr(s) for s in suggestions)}?)" if suggestions else ""
-        super().__init__(
-            f"no scenario {given!r}{hint}; expected an id from `regelwerk example list` "
-            "or the path of a .toml scenario file"
-        )
+        if suggestions:
+            template = N_("no scenario {given!r} (did you mean {near}?); expected an id from `regelwerk "
+                          "example list` or the path of a .toml scenario file")
+        else:
+            template = N_("no scenario {given!r}; expected an id from `regelwerk example list` or the "
+                          "path of a .toml scenario file")
+        super().__init__(msg(template, given=given, near=", ".join(repr(s) for s in suggestions)))
         self.given = given
         self.suggestions = suggestions
 

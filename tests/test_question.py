@@ -111,3 +111,23 @@ def test_an_english_query_is_not_translated(lex: Lexicon) -> None:
     reading = read("can a tapped creature block", english_word, DE_STOP, lex)
     assert reading.lang == "en" and reading.english == {}
     assert reading.intents == ("may",)
+
+
+@pytest.mark.parametrize(
+    ("typo", "form"),
+    [("Spielstien", "spielstein"), ("Friedhoff", "friedhof"), ("Verzauberrung", "verzauberung")],
+)
+def test_german_typos_are_read_as_the_form_they_miss(lex: Lexicon, typo: str, form: str) -> None:
+    assert lex.correct(typo) == form
+
+
+@pytest.mark.parametrize("word", ["Wort", "nutzen", "behalte", "Spielstein", "Commander", "1000"])
+def test_short_known_or_unrelated_words_are_no_typos(lex: Lexicon, word: str) -> None:
+    # short German words lie one edit apart ("Wort"/"Wert"); known words are not typos
+    assert lex.correct(word) is None
+
+
+def test_a_typo_in_a_german_question_still_translates(lex: Lexicon) -> None:
+    reading = read("was passiert mit einem Spielstien im Friedhoff", english_word, DE_STOP, lex)
+    assert {"token", "graveyard"} <= set(reading.english)
+    assert reading.untranslated == ()

@@ -36,7 +36,7 @@ DOMAIN = "regelwerk"
 LANGUAGES = ("de",)
 #: A fixed creation date, so the .po changes only when its messages do.
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 #: typer's own words, looked up through the stdlib's global gettext (typer/core.py).
 TYPER_WORDS = (
@@ -55,8 +55,9 @@ def mo_path(lang: str) -> Path:
 
 
 #: Folders whose code holds interface messages: the CLI (``_``, ``ngettext``, ``N_``), and the
-#: index and ingest, whose notes and errors are `Message` templates marked with ``N_``.
-SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}), ("ingest", {"N_": None}))
+#: index, ingest and engine, whose notes and errors are `Message` templates marked with ``N_``
+#: (the engine's narration has catalogs of its own in data/narration).
+SOURCES = (("cli", KEYWORDS), ("index", {"N_": None}), ("ingest", {"N_": None}), ("engine", {"N_": None}))
 
 
 #: The web pages' templates call ``_()``, ``ngettext()`` and ``pgettext()`` (site.Site.page

@@ -47,6 +47,7 @@ class Lexicon:
         self._lemmas: dict[str, str] = {}
         self._trans: dict[str, tuple[Translation, ...]] = {}
         self._splits: dict[str, tuple[str, ...]] = {}
+        self._forms: dict[str, list[str]] | None = None
 
     def lemma(self, word: str) -> str:
         """The folded lemma of a German word (itself when the lexicon knows no other)."""
@@ -107,6 +108,30 @@ class Lexicon:
 
     def _part(self, word: str) -> bool:
         return len(word) >= MIN_PART and bool(self.translations(self.lemma(word)))
+
+    def correct(self, word: str) -> str | None:
+        """The German form the lexicon knows that `word` is a typo of, or None.
+
+        Same first letter, at least five letters, and one edit (two from nine letters on):
+        German has many short words an edit apart ("Wort", "Wert"), so this is stricter than
+        the index's own spelling correction. "Spielstien" -> spielstein, "Friedhoff" ->
+        friedhof. The forms are read on the first typo only (a few thousand short strings).
+        """
+        key = fold(word)
+        if len(key) < 5 or key.isdigit() or self.knows(key):
+            return None
+        if self._forms is None:
+            rows = self._db.execute("SELECT form FROM form UNION SELECT de FROM translation").fetchall()
+            self._forms = {}
+            for (form,) in rows:
+                if " " not in form:
+                    self._forms.setdefault(form[:1], []).append(form)
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        limit = 1 if len(key) < 9 else 2
+        found = process.extractOne(key, self._forms.get(key[:1], []), scorer=OSA.distance, score_cutoff=limit)
+        return None if found is None else str(found[0])
 
     def meta(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT key, value FROM meta").fetchall())

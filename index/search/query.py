@@ -51,12 +51,19 @@ if TYPE_CHECKING:
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
 #: names of a keyword rule in both languages), then its text.
-BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0}
+BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0, "ex": 1.0}
 #: ... but a question ("when can a player concede") is answered by a rule's text: a title
 #: word ("Cast", "Play") says what a rule is about, not that it answers the question.
 #: The titles of the sections a rule sits in (``sect``: "Untap Step" for 502.4) say what it
-#: is about where its own words do not ("does anyone get priority during the untap step").
-QUESTION_BOOSTS = {"title": 1.5, "ctx": 0.5, "text": 1.0, "sect": 1.0}
+#: is about where its own words do not ("does anyone get priority during the untap step");
+#: an example (``ex``) illustrates the rule with words of other rules. Tuned by
+#: ``bench/tune.py`` (title 1.5 -> 0.25, ctx 0.5 -> 0.25, examples 0.5 as a field of their own).
+QUESTION_BOOSTS = {"title": 0.25, "ctx": 0.25, "text": 1.0, "sect": 1.0, "ex": 0.5}
+#: BM25F's length normalisation (B) and term-frequency saturation (K1) for questions; keyword
+#: lookups keep whoosh's defaults (0.75, 1.2). Tuned by ``bench/tune.py`` over B 0.3-0.9 and
+#: K1 0.8-2.0: a little more length normalisation (0.9) helps, as a short rule that says one
+#: thing answers a question better than a long one that mentions everything.
+QUESTION_BM25 = {"B": 0.9, "K1": 1.2}
 #: Words that reach a field only through translation weigh less than the user's own words.
 TRANSLATED = 0.6
 #: Ordinary German words translated through ``words.tsv`` ("zehn" -> ten) weigh less again:
@@ -70,11 +77,13 @@ GERMAN_HITS = 10
 #: a question (QUESTION_BOOSTS, glossary hits lead to their rules); shorter ones name a term.
 ASKS_WORDS = 4
 #: German words reach English text through the lexicon at this weight times their translation
-#: probability.
+#: probability raised to LEX_POWER (below 1 a second-best translation, p 0.2 for
+#: "verrechnen" -> resolve beside p 0.6, still speaks; tuned on the dev set, see bench/tune.py).
 LEXICON = 0.6
+LEX_POWER = 1.0
 #: A question's glossary hit hands this share of its score to each rule it cites (up to
 #: GLOSSARY_CITES of them) and keeps GLOSSARY_KEEP of it: the rule is the answer.
-GLOSSARY_SHARE = 0.5
+GLOSSARY_SHARE = 0.25
 GLOSSARY_CITES = 2
 GLOSSARY_KEEP = 0.5
 #: How many whoosh hits the coordination re-ranking looks at.
@@ -110,6 +119,7 @@ class SearchEngine:
         self._links: KeywordIndex | None = None
         self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
         self._analyzed: dict[tuple[str, str], frozenset[str]] = {}
+        self._bm25 = (0.75, 1.2)  # the searcher's BM25F parameters (whoosh's defaults)
         self._reset()
 
     def close(self) -> None:
@@ -142,6 +152,14 @@ class SearchEngine:
         if key not in self._filters:
             self._filters[key] = self.members.allowed(version, all_versions, lang)
         return self._filters[key]
+
+    def _run(self, q: Any, limit: int, flt: Any) -> Any:
+        """whoosh's best `limit` hits of `q` within `flt`. In the default scope `q` is also
+        limited to that scope's units in the index itself: whoosh then skips the other
+        releases' postings instead of scoring every match and dropping it at the filter."""
+        if self._version is None and not self._all_versions:
+            q = wq.Require(q, wq.Term("scope", "default"))
+        return self.searcher.search(q, limit=limit, filter=flt, optimize=False)
 
     def _check_version(self, version: str) -> None:
         """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""
@@ -278,13 +296,13 @@ class SearchEngine:
         if q is None:
             return SearchResult(query, (), (*notes, "no searchable words in the query"))
         try:
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+            results = self._run(q, max(limit, RERANK), flt)
         except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
             notes.append(f"query syntax ignored ({exc}); searched for the words as plain terms")
             q = self._plain(text, highlight, notes, phrase, said, scale)
             if q is None:
                 return SearchResult(query, (), tuple(notes))
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+            results = self._run(q, max(limit, RERANK), flt)
         found = self._placed((r.fields(), r.score) for r in results)
         if self._german and lang is None:
             found += self._german_hits(q, found, version, all_versions)
@@ -309,12 +327,22 @@ class SearchEngine:
             ranked = rerank.interleave_language(ranked, "de", GERMAN_SHARE)
         return ranked
 
+    def _weigh(self) -> None:
+        """BM25F with the question parameters for a question, whoosh's defaults otherwise."""
+        from whoosh import scoring
+
+        params = (QUESTION_BM25["B"], QUESTION_BM25["K1"]) if self._asks else (0.75, 1.2)
+        if self._bm25 != params:
+            self.searcher.weighting = scoring.BM25F(B=params[0], K1=params[1])
+            self._bm25 = params
+
     def _reset(self) -> None:
         """Forget the last query's reading (intents, question, language, field boosts)."""
         self._intents: tuple[str, ...] = ()
         self._asks = False
         self._german = False
         self._boosts = BOOSTS
+        self._weigh()
 
     def _german_hits(
         self, q: Any, found: rerank.Ranked, version: str | None, all_versions: bool
@@ -328,7 +356,7 @@ class SearchEngine:
         if not flt:
             return []
         seen = {str(f.get("key")) for f, _ in found}
-        results = self.searcher.search(q, limit=GERMAN_HITS, filter=flt, optimize=False)
+        results = self._run(q, GERMAN_HITS, flt)
         placed = self._placed((r.fields(), r.score) for r in results)
         return [(f, sc) for f, sc in placed if str(f.get("key")) not in seen]
 
@@ -412,7 +440,7 @@ class SearchEngine:
         """
         for t in words:
             for field, boost in self._boosts.items():
-                if boost and (field != "text" or t not in common):
+                if boost and (field not in ("text", "ex") or t not in common):
                     out.append(wq.Term(f"{field}_{lang}", t, boost=boost * weight))
 
     def _common(self, lang: str, words: set[str]) -> set[str]:
@@ -447,6 +475,7 @@ class SearchEngine:
         self._german = reading.lang == "de"
         self._asks = bool(reading.intents) or len(reading.words) >= ASKS_WORDS
         self._boosts = QUESTION_BOOSTS if self._asks else BOOSTS
+        self._weigh()
         said.update(fold(w.lower()) for w in fixed)
         words = (fixed, en, de)
         if reading.lang == "de" and reading.english:
@@ -492,10 +521,10 @@ class SearchEngine:
         self._term_clauses("en", to_en - en, TRANSLATED, clauses, common["en"])
         self._term_clauses("de", to_de - de, TRANSLATED, clauses, common["de"])
         for t, w in lex_en.items():
-            self._term_clauses("en", [t], LEXICON * w, clauses, common["en"])
+            self._term_clauses("en", [t], LEXICON * w**LEX_POWER, clauses, common["en"])
         highlight["en"] |= en | to_en | set(lex_en)
         highlight["de"] |= de | to_de
-        scale.update({t: w for t, w in lex_en.items()})
+        scale.update({t: w**LEX_POWER for t, w in lex_en.items()})
         return clauses
 
     def _word_clauses(

@@ -11,7 +11,9 @@ analyzer is what made "die" find "dies" and "Rolling a Die"; instead:
    a whole, else split into compound parts the lexicon knows ("Kampfschadensschritt" ->
    Kampfschaden + Schritt), and translated into several English lemmas with their
    probabilities; two- and three-word names of the term tables ("Zweiköpfiger Riese") are
-   looked up first. The result is a weighted English query (`Reading.english`).
+   looked up first; a word the lexicon does not know and English does not either is read as
+   the German form it is one or two typing errors away from ("Spielstien"). The result is a
+   weighted English query (`Reading.english`).
 
 Pure functions over the lexicon and a test "is this an English word of the index"; the
 search engine turns the reading into whoosh clauses.
@@ -175,6 +177,10 @@ def read(
             if folded[i - 1] in german_stop or len(folded[i - 1]) < 2:
                 continue
             pairs = _translate(lex, w)
+            if not pairs and not english_word(w):
+                # a typo of a German word ("Spielstien"): the word it is closest to
+                better = lex.correct(w)
+                pairs = _translate(lex, better) if better else []
             if pairs:
                 _add(english, pairs)
             else:

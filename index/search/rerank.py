@@ -82,12 +82,16 @@ def coordinate(
         if not total[lang]:
             out.append((f, sc))
             continue
-        words = _WORD.findall(f"{f.get('title') or ''} {f.get('text') or ''}")
-        have: set[str] = set()
-        for w in words:
-            have |= analyze(lang, w)
-        share = sum(weight[lang][t] for t in have & known[lang]) / total[lang]
+        have = _terms(f"{f.get('title') or ''} {f.get('text') or ''}", lang, analyze) & known[lang]
+        share = sum(weight[lang][t] for t in have) / total[lang]
         out.append((f, sc * (1 + COORDINATION * share * share)))
+    return out
+
+
+def _terms(text: str, lang: str, analyze: Analyze) -> set[str]:
+    out: set[str] = set()
+    for w in _WORD.findall(text):
+        out |= analyze(lang, w)
     return out
 
 

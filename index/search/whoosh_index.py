@@ -4,8 +4,8 @@ One whoosh document per distinct *unit*: the indexed fields of a numbered sectio
 section or glossary entry, its number today included. A rule that reads the same in forty
 releases is one unit with forty rows in the membership table (``members``), which also says
 which units a plain search covers and where each hit occurs (document, version, position).
-Each language
-has its own title, context and text fields analyzed by that language's analyzer (see
+Each language has its own title, context, section-title, text and examples fields analyzed
+by that language's analyzer (see
 ``analysis``): a German section fills the ``*_de`` fields, an English one the ``*_en`` fields,
 and the keyword names linking knows are added in *both* languages to the context fields, so
 "banding" also finds the German "Bündnisfähigkeit" rules. Only keyword rules get context: a
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search11-units"
+INDEX_SALT = "search14-units-examples-scope"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -68,9 +68,12 @@ def schema() -> Schema:
         sect_de=TEXT(analyzer=de),
         text_en=TEXT(analyzer=en),
         text_de=TEXT(analyzer=de),
+        ex_en=TEXT(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
+        ex_de=TEXT(analyzer=de),
         language=ID(stored=True),
         kind=ID(stored=True),
         order=NUMERIC(sortable=True),  # rule number order: 702.22 < 702.22a < 702.23
+        scope=ID(),  # "default": a plain search covers it (see ``members``), else "other"
     )
 
 
@@ -226,6 +229,7 @@ def _section_record(
     sect = " ".join(t.title for t in ancestors if t is not None and t.title)
     text = s.text if s.text != s.title else ""
     body = "\n".join([text, *s.examples])
+    examples = "\n".join(s.examples)
     return {
         "number": s.number,
         "numpath": _numpath(s.number),
@@ -237,7 +241,8 @@ def _section_record(
         "ctx_en": " ".join(ctx["en"]),
         "ctx_de": " ".join(ctx["de"]),
         f"sect_{s.language}": sect,
-        f"text_{s.language}": body,
+        f"text_{s.language}": text,
+        f"ex_{s.language}": examples,
         "language": s.language,
         "kind": s.kind,
     }

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from regelwerk.ingest.model.errors import InvalidRuleNumber
+from regelwerk.ingest.model.message import N_, msg
 
 #: Subrule letters in CR order: "l" and "o" are skipped because they look like 1 and 0.
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -52,7 +53,7 @@ class RuleNumber:
         if letter is not None:
             letter = letter.lower()
             if letter not in SUBRULE_LETTERS:
-                raise InvalidRuleNumber(text, "subrule letters a-z without 'l' and 'o'")
+                raise InvalidRuleNumber(text, msg(N_("subrule letters a-z without 'l' and 'o'")))
         rule = m.group("rule")
         return cls(int(m.group("section")), int(rule) if rule is not None else None, letter)
 
@@ -129,7 +130,7 @@ def letter_after(letter: str | None) -> str:
         return SUBRULE_LETTERS[0]
     i = SUBRULE_LETTERS.index(letter)
     if i + 1 >= len(SUBRULE_LETTERS):
-        raise InvalidRuleNumber(letter, "a subrule letter before 'z'")
+        raise InvalidRuleNumber(letter, msg(N_("a subrule letter before 'z'")))
     return SUBRULE_LETTERS[i + 1]
 
 
