@@ -159,6 +159,14 @@ class SearchEngine:
             self._filters[key] = self.members.allowed(version, all_versions, lang)
         return self._filters[key]
 
+    def _run(self, q: Any, limit: int, flt: Any) -> Any:
+        """whoosh's best `limit` hits of `q` within `flt`. In the default scope `q` is also
+        limited to that scope's units in the index itself: whoosh then skips the other
+        releases' postings instead of scoring every match and dropping it at the filter."""
+        if self._version is None and not self._all_versions:
+            q = wq.Require(q, wq.Term("scope", "default"))
+        return self.searcher.search(q, limit=limit, filter=flt, optimize=False)
+
     def _check_version(self, version: str) -> None:
         """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""
         known = self.members.versions()
@@ -294,13 +302,13 @@ class SearchEngine:
         if q is None:
             return SearchResult.of(query, (), (*notes, msg(N_("no searchable words in the query"))))
         try:
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+            results = self._run(q, max(limit, RERANK), flt)
         except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
             notes.append(msg(SYNTAX_IGNORED, problem=str(exc)))
             q = self._plain(text, highlight, notes, phrase, said, scale)
             if q is None:
                 return SearchResult.of(query, (), notes)
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+            results = self._run(q, max(limit, RERANK), flt)
         found = self._placed((r.fields(), r.score) for r in results)
         if self._german and lang is None:
             found += self._german_hits(q, found, version, all_versions)
@@ -354,7 +362,7 @@ class SearchEngine:
         if not flt:
             return []
         seen = {str(f.get("key")) for f, _ in found}
-        results = self.searcher.search(q, limit=GERMAN_HITS, filter=flt, optimize=False)
+        results = self._run(q, GERMAN_HITS, flt)
         placed = self._placed((r.fields(), r.score) for r in results)
         return [(f, sc) for f, sc in placed if str(f.get("key")) not in seen]
 
