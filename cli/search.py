@@ -64,8 +64,9 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
     """Hits grouped by their rule (702.15 with its matching subrules beneath), each rule
     titled in both languages where the term tables know it ("Lifelink · Lebensverknüpfung")."""
     from regelwerk.cli.bilingual import titled
+    from regelwerk.cli.i18n import messages_or_notes
 
-    for note in data["notes"]:
+    for note in messages_or_notes(data):
         styled(con, (note, "yellow"))
     if not data["hits"]:
         con.print(_("no hits"))

@@ -217,9 +217,16 @@ def _lookups(library: Corpus, releases: list[dict[str, Any]]) -> list[Any]:
     return out
 
 
-@functools.cache
+#: Loaded indexes by path (an artefact's files never change once it is in place).
+_LOADED: dict[Path, KeywordIndex] = {}
+
+
 def _load(path: Path) -> KeywordIndex:
-    return KeywordIndex(Linked.from_dict(json.loads((path / _FILE).read_text(encoding="utf-8"))))
+    found = _LOADED.get(path)
+    if found is None:
+        linked = Linked.from_dict(json.loads((path / _FILE).read_text(encoding="utf-8")))
+        found = _LOADED[path] = KeywordIndex(linked)
+    return found
 
 
 def keyword_index(library: Corpus) -> KeywordIndex:
@@ -236,6 +243,10 @@ def keyword_index(library: Corpus) -> KeywordIndex:
         order = [str(s["id"]) for s in summaries]
         linked = link_releases(_lookups(library, releases), others, load_terms(), order)
         (tmp / _FILE).write_text(json.dumps(linked.to_dict(), ensure_ascii=False), encoding="utf-8")
+        built.append(linked)
 
+    built: list[Linked] = []
     path = store.derived(ARTEFACT, build, salt=f"kw{SCHEMA}-{stamp()}")
+    if built and path not in _LOADED:  # the builder just made it: no need to read it back
+        _LOADED[path] = KeywordIndex(built[0])
     return _load(path)

@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from regelwerk.index.linking.lineage import VERSION, Step, link_pair
 from regelwerk.ingest.model.records import ParsedDocument
@@ -181,14 +182,16 @@ class Fate:
 class Chain:
     """The steps of one chain of releases, loaded for lookups."""
 
-    def __init__(self, chain: Sequence[Release], steps: dict[tuple[str, str], list[Step]]) -> None:
+    def __init__(self, chain: Sequence[Release], rows: dict[tuple[str, str], list[tuple[Any, ...]]]) -> None:
         self.releases = list(chain)
-        self.steps = steps  # (old id, new id) -> steps
+        #: (old id, new id) -> the steps' rows; made Steps on first use (the archive has 230,000)
+        self.rows = rows
+        self.steps: dict[tuple[str, str], list[Step]] = {}
         self._fates: dict[str, dict[int, Fate]] | None = None
 
     @classmethod
     def load(cls, path: Path, chain: Sequence[Release]) -> Chain:
-        steps: dict[tuple[str, str], list[Step]] = {}
+        steps: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
         if path.exists() and len(chain) > 1:
             con = read_only(path)
             try:
@@ -198,13 +201,16 @@ class Chain:
                         "WHERE old_sha = ? AND new_sha = ?",
                         (older.sha256, newer.sha256),
                     )
-                    steps[(older.id, newer.id)] = [Step(*row) for row in rows]
+                    steps[(older.id, newer.id)] = rows.fetchall()
             finally:
                 con.close()
         return cls(chain, steps)
 
     def pair(self, older: Release, newer: Release) -> list[Step]:
-        return self.steps.get((older.id, newer.id), [])
+        key = (older.id, newer.id)
+        if key not in self.steps:
+            self.steps[key] = [Step(*row) for row in self.rows.get(key, ())]
+        return self.steps[key]
 
     def fates(self) -> dict[str, dict[int, Fate]]:
         """``{document id: {position: Fate}}`` for every numbered rule of every release."""
@@ -215,15 +221,15 @@ class Chain:
             for older, newer in reversed(pairs_of(self.releases)):
                 ahead = out.get(newer.id, {})
                 here: dict[int, Fate] = {}
-                for s in self.pair(older, newer):
-                    if s.old_position is None or s.change == "split":
+                for change, old_pos, _, new_pos, new_number, _ in self.rows.get((older.id, newer.id), ()):
+                    if old_pos is None or change == "split":
                         continue
-                    if s.change == "removed" or s.new_position is None:
-                        here[s.old_position] = Fate(None, newer.version)
+                    if change == "removed" or new_pos is None:
+                        here[old_pos] = Fate(None, newer.version)
                     elif newer is self.releases[-1]:
-                        here[s.old_position] = Fate(s.new_number)
+                        here[old_pos] = Fate(new_number)
                     else:
-                        here[s.old_position] = ahead.get(s.new_position, Fate(None, None))
+                        here[old_pos] = ahead.get(new_pos, Fate(None, None))
                 out[older.id] = here
             self._fates = out
         return self._fates

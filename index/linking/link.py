@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from regelwerk.index.linking.keyword import AssignedNumber, CardRef, Era, Keyword, RuleRef, TextRef
 from regelwerk.index.terms.table import TermRow
@@ -142,9 +142,9 @@ class Linked:
 
 
 # -- one CR release ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Head:
-    """What linking reads of one numbered section of a release (a slim `Section`)."""
+class _Head(NamedTuple):
+    """What linking reads of one numbered section of a release (a slim `Section`; a tuple,
+    since a build reads 300,000 of them)."""
 
     number: str
     title: str
@@ -225,7 +225,8 @@ class _Release:
     @classmethod
     def from_dict(cls, data: dict[str, Any], load: Callable[[], ParsedDocument] | None = None) -> _Release:
         def heads(table: dict[str, list[Any]]) -> dict[str, _Head]:
-            return {k: _Head(str(n), str(t), int(p), str(b)) for k, (n, t, p, b) in table.items()}
+            make = _Head._make
+            return {k: make(v) for k, v in table.items()}
 
         words = data["ability_words"]
         return cls(
@@ -235,8 +236,9 @@ class _Release:
             heads(data["by_number"]), dict(data["keyword_kinds"]), load,
         )
 
-    def number_of(self, draft: _Draft) -> str | None:
-        name = fold(_OBSOLETE.sub("", draft.en))
+    def number_of(self, draft: _Draft, name: str | None = None) -> str | None:
+        """`draft`'s number in this release; `name` is its folded name, if known."""
+        name = name or _folded_name(draft)
         if draft.kind in ("keyword_action", "keyword_ability"):
             s = self.headings.get(name)
             return s.number if s is not None else None
@@ -264,6 +266,10 @@ class _Release:
         # cross-referenced, so a glossary entry citing "section 4" yields no reference).
         heading = self.by_number.get(table_number)
         return table_number if heading is not None and heading.title else None
+
+
+def _folded_name(draft: _Draft) -> str:
+    return fold(_OBSOLETE.sub("", draft.en))
 
 
 def _bare_heading(s: Section) -> str:
@@ -343,8 +349,9 @@ class _Linker:
 
     # steps ----------------------------------------------------------------------------------
     def run(self) -> Linked:
+        names: dict[str, str] = {}
         for release in self.releases:
-            self._link_release(release)
+            self._link_release(release, names)
         undated = list(self.documents)
         # Numbered documents first: their German headings become variants the glossary
         # pages' names are then matched against.
@@ -368,13 +375,14 @@ class _Linker:
             ),
         )
 
-    def _link_release(self, release: _Release) -> None:
+    def _link_release(self, release: _Release, names: dict[str, str]) -> None:
         doc = release.document
         for d in self.drafts.values():
-            entry = release.glossary.get(fold(_OBSOLETE.sub("", d.en)))
+            name = names.get(d.id) or names.setdefault(d.id, _folded_name(d))
+            entry = release.glossary.get(name)
             if entry is not None:
                 d.glossary.append(TextRef(doc.id, "en", entry[1], title=entry[0]))
-            number = release.number_of(d)
+            number = release.number_of(d, name)
             if number is None:
                 continue
             heading = release.by_number.get(number)

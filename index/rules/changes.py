@@ -66,10 +66,14 @@ class _Tables:
     """The rules and lineage tables of a corpus, opened read-only for one call."""
 
     def __init__(self, corpus: Corpus) -> None:
-        from regelwerk.index.linking.lineage_table import read_only
+        from regelwerk.index.linking.lineage_table import chain_of, missing_pairs, read_only
         from regelwerk.index.rules.lookup import lineage_chain, lineage_path, rules_table
 
-        self.chain: list[Release] = lineage_chain(corpus).releases
+        # the releases in order; the steps are read per rule below, so the whole chain (seconds
+        # over the archive) is loaded only when a store from an older version lacks pairs
+        self.chain: list[Release] = chain_of(corpus.store.summaries())
+        if missing_pairs(lineage_path(corpus), self.chain):
+            self.chain = lineage_chain(corpus).releases
         if not self.chain:
             raise UnknownRelease(msg(N_("no Comprehensive Rules release is ingested; try: regelwerk "
                                         "ingest FILE")))
@@ -273,11 +277,13 @@ def _english_names(corpus: Corpus, query: str) -> set[str]:
     from regelwerk.index.terms.shipped import load_terms
 
     key = compact(query)
+    tabled = False
     for row in load_terms():
         german = [row.de or "", *row.de_variants, *row.de_old]
         if key in {compact(n) for n in german if n}:
             names.add(compact(row.en))
-    if len(names) == 1:  # not in the term tables: ask linking (knows every release's headings)
+        tabled = tabled or compact(row.en) == key
+    if len(names) == 1 and not tabled:  # ask linking (knows every release's headings)
         from regelwerk.index.linking.keyword_index import keyword_index
 
         found = keyword_index(corpus).find(query)

@@ -14,6 +14,7 @@ the German seed is Banding, which is 702.22 today). Linking (``keyword_index``) 
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import shutil
 import sqlite3
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import ParsedDocument
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
-RULES_SALT = "rules5"
+RULES_SALT = "rules6"
 
 
 # -- current numbers ----------------------------------------------------------------------
@@ -116,18 +117,46 @@ def today_of(
     return keyword_links(library).current(doc, number), None
 
 
+def appended_moves(
+    library: Corpus, chain: Chain, kept: set[str]
+) -> dict[str, tuple[str | None, str | None]] | None:
+    """When the chain is the `kept` releases plus one newer release, where each number of the
+    previous newest release lives now: ``number -> (number today, release that removed it)``.
+
+    Then a rule of any older release whose number today was N has ``moves[N]`` as its number
+    today now (lineage composes), so an added release costs a lookup per rule of one release,
+    not per rule of every release. None when releases were removed or added elsewhere.
+    """
+    ids = [r.id for r in chain.releases]
+    if len(ids) < 2 or ids[-1] in kept or set(ids[:-1]) != kept:
+        return None
+    previous, newest = chain.releases[-2], chain.releases[-1]
+    moves: dict[str, tuple[str | None, str | None]] = {}
+    for step in sorted(chain.pair(previous, newest), key=lambda s: s.old_position or 0):
+        if step.old_position is not None and step.old_number and step.old_number not in moves:
+            moves[step.old_number] = today_of(library, chain, previous.id, step.old_position, step.old_number)
+    return moves
+
+
 # -- the derived table ----------------------------------------------------------------------
 
 _SCHEMA = """
 CREATE TABLE docs (id TEXT PRIMARY KEY, title TEXT, language TEXT, kind TEXT, version TEXT,
                    rank INTEGER, sha256 TEXT);
-CREATE TABLE sections (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT,
-                       title TEXT, text TEXT, language TEXT, examples TEXT, refs TEXT,
-                       current TEXT, removed_in TEXT);
-CREATE INDEX sections_number ON sections(number);
-CREATE INDEX sections_parent ON sections(doc, parent);
-CREATE INDEX sections_current ON sections(current);
+CREATE TABLE texts (tid INTEGER PRIMARY KEY, hash TEXT UNIQUE, text TEXT, examples TEXT, refs TEXT);
+CREATE TABLE placed (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT, title TEXT,
+                     language TEXT, current TEXT, removed_in TEXT, tid INTEGER);
+CREATE INDEX placed_number ON placed(number);
+CREATE INDEX placed_parent ON placed(doc, parent);
+CREATE INDEX placed_current ON placed(current);
+CREATE VIEW sections AS
+    SELECT p.doc AS doc, p.position AS position, p.number AS number, p.parent AS parent, p.kind AS kind,
+           p.title AS title, t.text AS text, p.language AS language, t.examples AS examples,
+           t.refs AS refs, p.current AS current, p.removed_in AS removed_in
+    FROM placed p JOIN texts t ON t.tid = p.tid;
 """
+#: Each rule's text, examples and references are stored once (``texts``) however many releases
+#: have them; ``sections`` reads as one table.
 
 
 def _doc_ranks(docs: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -164,8 +193,10 @@ def build_rules_table(library: Corpus, folder: Path, base: Path | None = None) -
         was_chain = {r.id for r in chain_of(dict(zip(cols, r, strict=True)) for r in rows)}
         gone = [i for i, sha in have.items() if summaries.get(i, {}).get("sha256") != sha or i not in chain]
         for doc_id in gone:
-            con.execute("DELETE FROM sections WHERE doc = ?", (doc_id,))
+            con.execute("DELETE FROM placed WHERE doc = ?", (doc_id,))
             con.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
+        if gone:
+            con.execute("DELETE FROM texts WHERE tid NOT IN (SELECT tid FROM placed)")
         new = [library.store.get(i) for i in summaries if i not in have or i in gone]
         if any(i in chain or i in was_chain for i in gone) or any(p.document.id in chain for p in new):
             _renumber(library, con, {i for i in have if i not in gone})
@@ -186,26 +217,44 @@ def _insert(library: Corpus, con: sqlite3.Connection, docs: list[ParsedDocument]
             "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
             (d.id, d.title, d.language, d.kind, d.version, 0, d.sha256),
         )
-        con.executemany(
-            "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    d.id, s.position, s.number, s.parent, s.kind, s.title, s.text, s.language,
-                    json.dumps(list(s.examples), ensure_ascii=False), json.dumps(list(s.references)),
-                    currents.get((d.id, s.number)), removed.get((d.id, s.number)),
-                )
-                for s in parsed.sections
-                if s.number and _parses(s.number)
-            ],
-        )
+        rows = []
+        for sec in parsed.sections:
+            if sec.number and _parses(sec.number):
+                examples = json.dumps(list(sec.examples), ensure_ascii=False)
+                tid = _text_id(con, sec.text, examples, json.dumps(list(sec.references)))
+                rows.append((
+                    d.id, sec.position, sec.number, sec.parent, sec.kind, sec.title, sec.language,
+                    currents.get((d.id, sec.number)), removed.get((d.id, sec.number)), tid,
+                ))
+        con.executemany("INSERT INTO placed VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+
+def _text_id(con: sqlite3.Connection, text: str, examples: str, refs: str) -> int:
+    """The row of `texts` holding exactly these, added if there is none."""
+    digest = hashlib.sha1("\0".join((text, examples, refs)).encode("utf-8", "surrogatepass")).hexdigest()
+    row = con.execute("SELECT tid FROM texts WHERE hash = ?", (digest,)).fetchone()
+    if row is not None:
+        return int(row[0])
+    cur = con.execute(
+        "INSERT INTO texts (hash, text, examples, refs) VALUES (?, ?, ?, ?)", (digest, text, examples, refs)
+    )
+    return int(cur.lastrowid or 0)
 
 
 def _renumber(library: Corpus, con: sqlite3.Connection, kept: set[str]) -> None:
-    """Numbers today and removing releases of the `kept` releases' rules, from the lineage."""
+    """Numbers today and removing releases of the `kept` releases' rules, from the lineage
+    (only through the newest pair when one release was added after them)."""
     chain = lineage_chain(library)
     marks = ",".join("?" * len(kept))
+    moves = appended_moves(library, chain, kept)
+    if moves is not None:
+        sql = f"SELECT rowid, current FROM placed WHERE doc IN ({marks}) AND current IS NOT NULL"
+        found = con.execute(sql, sorted(kept))
+        changes = [(*moves[c], rowid) for rowid, c in found if c in moves and moves[c] != (c, None)]
+        con.executemany("UPDATE placed SET current = ?, removed_in = ? WHERE rowid = ?", changes)
+        return
     rows = con.execute(
-        f"SELECT rowid, doc, position, number, current, removed_in FROM sections WHERE doc IN ({marks}) "
+        f"SELECT rowid, doc, position, number, current, removed_in FROM placed WHERE doc IN ({marks}) "
         "ORDER BY doc, position",
         sorted(kept),
     ).fetchall()
@@ -217,7 +266,7 @@ def _renumber(library: Corpus, con: sqlite3.Connection, kept: set[str]) -> None:
             first[key] = today_of(library, chain, doc, pos, number)
         if first[key] != (current, removed_in):
             changes.append((*first[key], rowid))
-    con.executemany("UPDATE sections SET current = ?, removed_in = ? WHERE rowid = ?", changes)
+    con.executemany("UPDATE placed SET current = ?, removed_in = ? WHERE rowid = ?", changes)
 
 
 def _parses(number: str) -> bool:
@@ -609,7 +658,7 @@ def _unknown(con: sqlite3.Connection, number: str, version: str | None, lang: st
     """UnknownRule naming the nearest numbers that do exist (same section first)."""
     target = RuleNumber.parse(number)
     every = sorted(
-        {r[0] for r in con.execute("SELECT DISTINCT number FROM sections")},
+        {r[0] for r in con.execute("SELECT DISTINCT number FROM placed")},
         key=lambda n: RuleNumber.parse(n).sort_key(),
     )
     same_kind = [n for n in every if RuleNumber.parse(n).kind == target.kind] or every

@@ -16,6 +16,8 @@ from typing import Any
 from whoosh import query as wq
 from whoosh.query.terms import MultiTerm
 
+from regelwerk.ingest.model.message import N_, Arg, msg
+
 #: Words all patterns of one query may stand for together (summed over fields).
 TERM_BUDGET = 240
 #: Patterns one query may use; later ones are dropped (each costs a dictionary scan).
@@ -42,7 +44,10 @@ def _label(q: MultiTerm) -> str:
     return f"{text}*" if isinstance(q, wq.Prefix) else str(text)
 
 
-def bound_query(q: Any, reader: Any, notes: list[str]) -> Any:
+MANY_WORDS = N_("patterns matching many words searched only their {share} most frequent: {shown}")
+
+
+def bound_query(q: Any, reader: Any, notes: list[Arg]) -> Any:
     """`q` with every multi-term leaf replaced by an Or of at most its share of TERM_BUDGET
     most frequent matching words; one note per pattern that matched more."""
     leaves = _patterns(q)
@@ -73,9 +78,10 @@ def bound_query(q: Any, reader: Any, notes: list[str]) -> Any:
     bounded = expand(q).normalize()
     if len(labels) > MAX_PATTERNS:
         dropped = ", ".join(labels[MAX_PATTERNS:])
-        notes.append(f"a query may use {MAX_PATTERNS} wildcard or range patterns; ignored {dropped}")
+        notes.append(msg(N_("a query may use {n} wildcard or range patterns; ignored {dropped}"),
+                         n=str(MAX_PATTERNS), dropped=dropped))
     if cut:
         counts = {label: f"over {MAX_SCAN}" if n > MAX_SCAN else str(n) for label, n in cut.items()}
         shown = ", ".join(f"{label} ({n})" for label, n in counts.items())
-        notes.append(f"patterns matching many words searched only their {share} most frequent: {shown}")
+        notes.append(msg(MANY_WORDS, share=str(share), shown=shown))
     return bounded

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from regelwerk.ingest.model.message import Arg, Message
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,16 @@ class Hit:
 class SearchResult:
     query: str
     hits: tuple[Hit, ...]
+    #: What the search did with the query, in English (``--json``)...
     notes: tuple[str, ...] = ()
+    #: ... and the same as template + arguments, for a reader of another language.
+    messages: tuple[Arg, ...] = ()
+
+    @classmethod
+    def of(cls, query: str, hits: tuple[Hit, ...], notes: Iterable[Arg] = ()) -> SearchResult:
+        said = tuple(notes)
+        return cls(query, hits, tuple(str(n) for n in said), said)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "hits": [h.to_dict() for h in self.hits], "notes": list(self.notes)}
+        return {"query": self.query, "hits": [h.to_dict() for h in self.hits], "notes": list(self.notes),
+                "messages": [m.to_dict() if isinstance(m, Message) else m for m in self.messages]}

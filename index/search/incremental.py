@@ -102,6 +102,8 @@ class _Growth:
         self.names = set(ix.schema.names())
         self.keys: dict[str, int] = dict(con.execute("SELECT key, uid FROM units").fetchall())
         self.next_uid = 1 + (con.execute("SELECT max(uid) FROM units").fetchone()[0] or 0)
+        self.first_new = self.next_uid
+        self.pending: dict[int, dict[str, Any]] = {}
         self.spell: Counter[str] = Counter()
         self.changed = False
         self.added: set[int] = set()
@@ -114,6 +116,8 @@ class _Growth:
                 self._renumber(chain_ids)
             self._drop_orphans()
             self._save_spell()
+            self._write_scope(summaries)
+            self._write_units()
         except BaseException:
             self.writer.cancel()
             raise
@@ -122,7 +126,6 @@ class _Growth:
             self._map_docnums()
         else:
             self.writer.cancel()
-        self._write_scope(summaries)
 
     # -- documents ------------------------------------------------------------------------------
     def _docs(self, summaries: dict[str, dict[str, Any]]) -> tuple[set[str], bool]:
@@ -175,17 +178,17 @@ class _Growth:
 
     def _unit(self, record: dict[str, Any]) -> int:
         """The uid of the unit with exactly these fields, written to whoosh if it is new."""
-        from regelwerk.index.search.whoosh_index import document_fields, unit_key, words_of
+        from regelwerk.index.search.whoosh_index import unit_key, words_of
 
         key = unit_key(record)
         uid = self.keys.get(key)
         if uid is None:
             uid = self.keys[key] = self.next_uid
             self.next_uid += 1
-            self.writer.add_document(uid=uid, **document_fields(record, self.names))
+            self.pending[uid] = record  # written by `_write_units`, once its scope is known
             self.con.execute(
-                "INSERT INTO units (uid, docnum, key, language, record) VALUES (?, -1, ?, ?, ?)",
-                (uid, key, record.get("language"), pack(record)),
+                "INSERT INTO units (uid, docnum, key, language, current, record) VALUES (?, -1, ?, ?, ?, ?)",
+                (uid, key, record.get("language"), record.get("current"), pack(record)),
             )
             self.spell.update(words_of(record))
             self.changed = True
@@ -193,25 +196,57 @@ class _Growth:
 
     # -- numbers today ------------------------------------------------------------------------------
     def _renumber(self, chain_ids: set[str]) -> None:
-        """Give every occurrence in a release its number today again (the chain changed)."""
-        from regelwerk.index.rules.lookup import lineage_chain, today_of
+        """Give every occurrence in a release its number today again (the chain changed):
+        through the newest pair only when one release was added after the others."""
+        from regelwerk.index.rules.lookup import appended_moves, lineage_chain
 
         chain = lineage_chain(self.library)
-        ids = {o: i for o, i in self.con.execute("SELECT ord, id FROM docs WHERE volatile = 0")}
-        records: dict[int, dict[str, Any]] = {}
-        moves = []
-        rows = self.con.execute(
-            "SELECT m.doc, m.position, m.uid, u.record FROM members m JOIN units u ON u.uid = m.uid "
-            "JOIN docs d ON d.ord = m.doc WHERE d.volatile = 0 AND m.position < 100000"
+        rows = self.con.execute("SELECT ord, id FROM docs WHERE volatile = 0").fetchall()
+        kept = {o: i for o, i in rows if o not in self.added}
+        moves = appended_moves(self.library, chain, set(kept.values()))
+        if moves is None:
+            self._renumber_each(chain, kept)
+            return
+        remap = []
+        units = self.con.execute(  # units this build wrote have today's numbers already
+            "SELECT uid, current, record FROM units WHERE current IS NOT NULL AND uid < ?", (self.first_new,)
         ).fetchall()
-        for doc, pos, uid, blob in rows:
-            if doc in self.added:  # written with today's numbers just now
-                continue
+        for uid, current, blob in units:
+            today = moves.get(current, (current, None))[0]
+            if today != current:
+                remap.append((uid, self._unit({**unpack(blob), "current": today})))
+        self.con.execute("CREATE TEMP TABLE remap (old INTEGER PRIMARY KEY, new INTEGER)")
+        self.con.executemany("INSERT INTO remap VALUES (?, ?)", remap)
+        marks = ",".join("?" * len(kept))
+        # one statement: a unit may be both moved away from and moved to
+        self.con.execute(
+            "UPDATE members SET uid = (SELECT new FROM remap WHERE old = members.uid) "
+            f"WHERE uid IN (SELECT old FROM remap) AND doc IN ({marks})",
+            list(kept),
+        )
+        self.con.execute("DROP TABLE remap")
+
+    def _renumber_each(self, chain: Any, kept: dict[int, str]) -> None:
+        """`_renumber` occurrence by occurrence (a release removed or added between others)."""
+        from regelwerk.index.rules.lookup import today_of
+
+        marks = ",".join("?" * len(kept))
+        rows = self.con.execute(
+            "SELECT m.doc, m.position, m.uid, u.current, u.record FROM members m "
+            f"JOIN units u ON u.uid = m.uid WHERE m.doc IN ({marks}) AND m.position < 100000",
+            list(kept),
+        ).fetchall()
+        records: dict[int, dict[str, Any]] = {}
+        moved: dict[tuple[int, str | None], int] = {}
+        moves = []
+        for doc, pos, uid, current, blob in rows:
             record = records.get(uid) or records.setdefault(uid, unpack(blob))
             number = record.get("number")
-            today = today_of(self.library, chain, ids[doc], pos, number)[0] if number else None
-            if today != record.get("current"):
-                moves.append((self._unit({**record, "current": today}), doc, pos))
+            today = today_of(self.library, chain, kept[doc], pos, number)[0] if number else None
+            if today != current:
+                if (uid, today) not in moved:
+                    moved[(uid, today)] = self._unit({**record, "current": today})
+                moves.append((moved[(uid, today)], doc, pos))
         self.con.executemany("UPDATE members SET uid = ? WHERE doc = ? AND position = ?", moves)
 
     # -- tidying up ---------------------------------------------------------------------------------
@@ -222,7 +257,8 @@ class _Growth:
         orphans = self.con.execute(
             "SELECT uid, docnum, key, record FROM units WHERE uid NOT IN (SELECT uid FROM members)"
         ).fetchall()
-        for _, docnum, key, blob in orphans:
+        for uid, docnum, key, blob in orphans:
+            self.pending.pop(uid, None)
             if docnum >= 0:
                 self.writer.delete_document(docnum)
             self.spell.subtract(words_of(unpack(blob)))
@@ -236,6 +272,29 @@ class _Growth:
             [(w, n) for w, n in self.spell.items() if n],
         )
         self.con.execute("DELETE FROM spell WHERE n <= 0")
+
+    def _write_units(self) -> None:
+        """Write the new units, and again the units whose default-scope mark changed: a plain
+        search asks whoosh for ``scope:default`` instead of filtering every match."""
+        from regelwerk.index.search.whoosh_index import document_fields
+
+        want = {uid for (uid,) in self.con.execute(
+            "SELECT DISTINCT m.uid FROM scope s JOIN members m ON m.doc = s.doc "
+            "JOIN units u ON u.uid = m.uid AND u.language = s.language"
+        )}
+        have = {uid for (uid,) in self.con.execute("SELECT uid FROM units WHERE dflt = 1")}
+        for uid in (want ^ have) - set(self.pending):
+            row = self.con.execute("SELECT docnum, record FROM units WHERE uid = ?", (uid,)).fetchone()
+            docnum, blob = row
+            self.writer.delete_document(docnum)
+            self.pending[uid] = unpack(blob)
+        self.con.executemany(
+            "UPDATE units SET dflt = ? WHERE uid = ?", [(int(uid in want), uid) for uid in self.pending]
+        )
+        for uid, record in sorted(self.pending.items()):
+            scope = "default" if uid in want else "other"
+            self.writer.add_document(uid=uid, scope=scope, **document_fields(record, self.names))
+        self.changed = self.changed or bool(self.pending)
 
     def _map_docnums(self) -> None:
         """Record each live unit's whoosh document number (a merge of segments renumbers)."""

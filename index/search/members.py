@@ -6,7 +6,7 @@ distinct *unit* (one section's or glossary entry's indexed fields, its number to
 once, and this table says where each unit occurs::
 
     docs     (ord, id, sha256, version, rank, volatile, languages)  one row per document
-    units    (uid, docnum, key, language, record)        one row per live whoosh document
+    units    (uid, docnum, key, language, current, dflt, record)  one per live whoosh document
     members  (doc, position, uid)                         one row per section / glossary entry
     scope    (doc, language)                               what a plain search covers
     spell    (word, n)                                     word counts of every unit's words
@@ -32,7 +32,7 @@ SCHEMA = """
 CREATE TABLE docs (ord INTEGER PRIMARY KEY, id TEXT UNIQUE, sha256 TEXT, version TEXT,
                    rank INTEGER, volatile INTEGER, languages TEXT);
 CREATE TABLE units (uid INTEGER PRIMARY KEY, docnum INTEGER, key TEXT UNIQUE, language TEXT,
-                    record BLOB);
+                    current TEXT, dflt INTEGER DEFAULT 0, record BLOB);
 CREATE INDEX units_docnum ON units (docnum);
 CREATE TABLE members (doc INTEGER, position INTEGER, uid INTEGER, PRIMARY KEY (doc, position))
     WITHOUT ROWID;

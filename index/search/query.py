@@ -43,6 +43,7 @@ from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
 from regelwerk.ingest.model.errors import InputError, UnknownVersion
 from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.message import N_, Arg, msg
 from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
@@ -96,6 +97,11 @@ TREE_UNION_MAX = 12
 MAX_QUERY = 500
 
 _WORD = re.compile(r"\w+")
+#: What a search says about its query (as messages, so a German reader reads them in German).
+SHORTENED = N_("query shortened to its first {n} characters")
+EMPTY_QUERY = N_("empty query: type a rule number, a keyword or a question")
+NO_DOCUMENT = N_("no ingested document of {scope}language {lang!r}")
+SYNTAX_IGNORED = N_("query syntax ignored ({problem}); searched for the words as plain terms")
 _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE)
 
 
@@ -152,6 +158,14 @@ class SearchEngine:
         if key not in self._filters:
             self._filters[key] = self.members.allowed(version, all_versions, lang)
         return self._filters[key]
+
+    def _run(self, q: Any, limit: int, flt: Any) -> Any:
+        """whoosh's best `limit` hits of `q` within `flt`. In the default scope `q` is also
+        limited to that scope's units in the index itself: whoosh then skips the other
+        releases' postings instead of scoring every match and dropping it at the filter."""
+        if self._version is None and not self._all_versions:
+            q = wq.Require(q, wq.Term("scope", "default"))
+        return self.searcher.search(q, limit=limit, filter=flt, optimize=False)
 
     def _check_version(self, version: str) -> None:
         """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""
@@ -253,25 +267,25 @@ class SearchEngine:
         lang: str | None = None,
     ) -> SearchResult:
         text = " ".join(query.split())
-        notes: list[str] = []
+        notes: list[Arg] = []
         self._reset()
         if len(text) > MAX_QUERY:  # cut at a word boundary, never inside a word
             text = text[: MAX_QUERY + 1].rsplit(" ", 1)[0]
-            notes.append(f"query shortened to its first {len(text)} characters")
+            notes.append(msg(SHORTENED, n=str(len(text))))
         if not _WORD.search(text):
-            return SearchResult(query, (), ("empty query: type a rule number, a keyword or a question",))
+            return SearchResult.of(query, (), (msg(EMPTY_QUERY),))
         flt = self._scope(version, all_versions, lang)
         if flt is not None and not flt:  # whoosh reads an empty filter as "no filter"
-            scope = f"version {version} in " if version else ""
-            return SearchResult(query, (), (f"no ingested document of {scope}language {lang!r}",))
+            scope = msg(N_("version {version} in "), version=version) if version else ""
+            return SearchResult.of(query, (), (msg(NO_DOCUMENT, scope=scope, lang=str(lang)),))
         try:
             number = str(RuleNumber.from_query(text))
         except InputError:
             number = None
         if number is not None:
-            return SearchResult(query, tuple(self._by_number(number, flt, limit)), ())
+            return SearchResult.of(query, tuple(self._by_number(number, flt, limit)), ())
 
-        problem = syntax_problem(text) if uses_syntax(text) else None
+        problem: Arg | None = syntax_problem(text) if uses_syntax(text) else None
         highlight: dict[str, set[str]] = {"en": set(), "de": set()}
         phrase: list[str] = []
         said: set[str] = set()
@@ -280,21 +294,21 @@ class SearchEngine:
         if uses_syntax(text) and problem is None:
             q = self._parsed(text, highlight, notes)
             if q is None:
-                problem = "the query parser could not read it"
+                problem = msg(N_("the query parser could not read it"))
         if problem is not None:
-            notes.append(f"query syntax ignored ({problem}); searched for the words as plain terms")
+            notes.append(msg(SYNTAX_IGNORED, problem=problem))
         if q is None:
             q = self._plain(text, highlight, notes, phrase, said, scale)
         if q is None:
-            return SearchResult(query, (), (*notes, "no searchable words in the query"))
+            return SearchResult.of(query, (), (*notes, msg(N_("no searchable words in the query"))))
         try:
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+            results = self._run(q, max(limit, RERANK), flt)
         except QueryError as exc:  # e.g. a phrase the parser accepted but a field cannot run
-            notes.append(f"query syntax ignored ({exc}); searched for the words as plain terms")
+            notes.append(msg(SYNTAX_IGNORED, problem=str(exc)))
             q = self._plain(text, highlight, notes, phrase, said, scale)
             if q is None:
-                return SearchResult(query, (), tuple(notes))
-            results = self.searcher.search(q, limit=max(limit, RERANK), filter=flt, optimize=False)
+                return SearchResult.of(query, (), notes)
+            results = self._run(q, max(limit, RERANK), flt)
         found = self._placed((r.fields(), r.score) for r in results)
         if self._german and lang is None:
             found += self._german_hits(q, found, version, all_versions)
@@ -302,7 +316,7 @@ class SearchEngine:
         ranked = self._coordinate(found, highlight, phrase, question, said, scale)
         ranked = self._answer_order(ranked, text, flt, lang)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
-        return SearchResult(query, tuple(hits), tuple(notes))
+        return SearchResult.of(query, tuple(hits), notes)
 
     def _answer_order(self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None) -> rerank.Ranked:
         """What a question asks, applied to the re-ranked hits: glossary entries lead to their
@@ -348,7 +362,7 @@ class SearchEngine:
         if not flt:
             return []
         seen = {str(f.get("key")) for f, _ in found}
-        results = self.searcher.search(q, limit=GERMAN_HITS, filter=flt, optimize=False)
+        results = self._run(q, GERMAN_HITS, flt)
         placed = self._placed((r.fields(), r.score) for r in results)
         return [(f, sc) for f, sc in placed if str(f.get("key")) not in seen]
 
@@ -450,7 +464,7 @@ class SearchEngine:
         self,
         text: str,
         highlight: dict[str, set[str]],
-        notes: list[str],
+        notes: list[Arg],
         phrase: list[str],
         said: set[str] | None = None,
         scale: dict[str, float] | None = None,
@@ -560,19 +574,19 @@ class SearchEngine:
         highlight["de"] |= de | to_de
         return clauses
 
-    def _corrected(self, words: list[str], notes: list[str]) -> list[str]:
+    def _corrected(self, words: list[str], notes: list[Arg]) -> list[str]:
         """`words` with each misspelt one replaced by its correction (and a note saying so)."""
         fixed: list[str] = []
         for w in words:
             better = self.correct(w)
             if better is not None and fold(better) != fold(w):
-                notes.append(f"searched for {better!r} instead of {w!r}")
+                notes.append(msg(N_("searched for {better!r} instead of {word!r}"), better=better, word=w))
                 fixed.append(better)
             else:
                 fixed.append(w)
         return fixed
 
-    def _parsed(self, text: str, highlight: dict[str, set[str]], notes: list[str]) -> Any:
+    def _parsed(self, text: str, highlight: dict[str, set[str]], notes: list[Arg]) -> Any:
         fields = [f"{f}_{lang}" for f in BOOSTS for lang in ("en", "de")]
         boosts = {f"{f}_{lang}": b for f, b in BOOSTS.items() for lang in ("en", "de")}
         from whoosh.qparser import MultifieldParser, OrGroup  # only queries with syntax need it

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search12-units-examples"
+INDEX_SALT = "search14-units-examples-scope"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -73,6 +73,7 @@ def schema() -> Schema:
         language=ID(stored=True),
         kind=ID(stored=True),
         order=NUMERIC(sortable=True),  # rule number order: 702.22 < 702.22a < 702.23
+        scope=ID(),  # "default": a plain search covers it (see ``members``), else "other"
     )
 
 

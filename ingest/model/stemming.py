@@ -69,9 +69,18 @@ class StemIndex:
 
     def __init__(self, words: Iterable[str], lang: str) -> None:
         self.lang = lang
-        self._by_prefix: dict[str, list[str]] = {}
-        for w in words:
-            self._by_prefix.setdefault(w[: self.PREFIX], []).append(w)
+        self._words = tuple(words)
+        self._table: dict[str, list[str]] | None = None  # made on the first lookup
+
+    @property
+    def _by_prefix(self) -> dict[str, list[str]]:
+        table = self._table
+        if table is None:  # built whole, then published: concurrent first lookups agree
+            table = {}
+            for w in self._words:
+                table.setdefault(w[: self.PREFIX], []).append(w)
+            self._table = table
+        return table
 
     def find(self, word: str) -> list[str]:
         """The words (in the order given) whose stem is `word`'s stem.
