@@ -93,7 +93,7 @@ def artefact_problem(folder: Path, full: bool = False) -> str | None:
         isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and isinstance(v[1], str)
         for v in sums.values()
     )
-    if not well_formed:
+    if not well_formed or not sums:  # every artefact has files: none listed is damage too
         return f"{folder}: its checksums are damaged"
     for rel, (size, digest) in sums.items():
         path = folder / rel
