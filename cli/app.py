@@ -109,10 +109,12 @@ def docs(json_mode: JsonOption = False) -> None:
         from regelwerk.cli.tables import documents_table
 
         con.print(documents_table(data["documents"]))
-        from regelwerk.cli.i18n import _
+        from regelwerk.cli.i18n import _, message
 
         line = _("store: {home} (set REGELWERK_HOME to use another)").format(home=data["home"])
         con.print(line, markup=False, soft_wrap=True)
+        for lost in data["lost_messages"]:
+            con.print(_("lost: {message}").format(message=message(lost)), markup=False, soft_wrap=True)
 
     emit(data, json_mode, render)
 

@@ -65,7 +65,10 @@ def _names_damage(method: _F) -> _F:
     def wrapper(self: Library, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except RegelwerkError:
+        except RegelwerkError as exc:
+            lost = self._lost_named(args, kwargs)
+            if lost is not None:
+                raise lost from exc
             raise
         except Exception as exc:
             from regelwerk.index.store.doctor import heal
@@ -88,6 +91,14 @@ def _names_damage(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]
 
 
+def lost_message(doc_id: str, info: dict[str, Any]) -> Message:
+    """What reads say of a lost document: which, and how to bring it back."""
+    return msg(N_("{doc_id} (version {version}) was lost: its record was destroyed and `doctor --repair` "
+                  "could not read it again; ingest its file again: regelwerk ingest {source}"),
+               doc_id=doc_id, version=str(info.get("version") or "-"),
+               source=str(info.get("source") or "FILE"))
+
+
 class Library:
     """The rules library under ``home`` (default: ``REGELWERK_HOME`` or the user data directory)."""
 
@@ -97,6 +108,19 @@ class Library:
         self._engines: queue.SimpleQueue[SearchEngine] = queue.SimpleQueue()
         self._searching = threading.BoundedSemaphore(SEARCH_ENGINES)
         self._cards: CardStore | None = None
+
+    def _lost_named(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> StoreError | None:
+        """A call that failed while naming a lost document (its id or version; see
+        `Store.lost`) learns that it was lost, and how to bring it back."""
+        try:
+            lost = self.corpus.store.lost()
+        except RegelwerkError:
+            return None
+        asked = {str(a).strip() for a in (*args, *kwargs.values()) if isinstance(a, str)}
+        for doc_id, info in sorted(lost.items()):
+            if doc_id in asked or info.get("version") in asked:
+                return StoreError(lost_message(doc_id, info))
+        return None
 
     def _reopen(self) -> None:
         """Drop what was opened (engines, corpus, card database), to read healed data afresh."""
@@ -127,6 +151,7 @@ class Library:
             return self._rule_both(query, version)
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
 
+    @_names_damage
     def cite(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
         """``{"citation": "CR 702.19b (2026-04-17)"}``: how to cite the rule `query` names.
 
@@ -213,6 +238,7 @@ class Library:
             data["cards"] = named_cards(self.cards.connect(), query)
         return data
 
+    @_names_damage
     def search_cards(self, query: str, limit: int = 10) -> dict[str, Any]:
         """``{"query", "cards"}``: cards whose German or English text has every word of `query`
         ("Schaden verhindern"), best first, with the German printing that matched."""
@@ -353,15 +379,19 @@ class Library:
     def docs(self) -> dict[str, Any]:
         """``{"documents", "home"}``: every stored document, newest CR releases first, then the
         ingested card files."""
-        return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home)}
+        lost = [lost_message(k, v) for k, v in sorted(self.corpus.store.lost().items())]
+        return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home),
+                "lost": [str(m) for m in lost], "lost_messages": [m.to_dict() for m in lost]}
 
     # -- worked examples -------------------------------------------------------------------------
+    @_names_damage
     def examples(self) -> dict[str, Any]:
         """``{"scenarios": [...]}``: the packaged scenarios with their titles and sources."""
         from regelwerk.engine.scenario import list_scenarios
 
         return {"scenarios": [s.to_dict() for s in list_scenarios(self.scenario_cards())]}
 
+    @_names_damage
     def example(self, name_or_path: str | None, lang: str | None = None) -> dict[str, Any]:
         """``{"scenarios": [...]}``: play one scenario (id or file path), or all packaged ones
         when `name_or_path` is None, narrated in `lang` (default German)."""

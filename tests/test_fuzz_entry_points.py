@@ -112,3 +112,70 @@ def test_the_damage_strategy_is_varied() -> None:
     assert len(seen) >= 180
     artefacts = {hit[0] for key in seen for hit in key}
     assert len(artefacts) >= 25
+
+
+#: Every SQLite database a home holds (the campaign found each class in one of them).
+DATABASES = {"cards": "cards/cards.sqlite", "lineage": "lineage/*.sqlite", "linking": "linking/*.sqlite",
+             "rules": "derived/*/rules/rules.sqlite", "members": "derived/*/search/members.sqlite"}
+
+
+@pytest.mark.parametrize("flip", [0x80, 0x01], ids=["not-utf8", "another-letter"])
+@pytest.mark.parametrize("database", sorted(DATABASES))
+def test_a_flipped_byte_in_a_databases_schema_text_is_found(damage_base: Path, tmp_path: Path, database: str,
+                                                            flip: int) -> None:
+    """The schema text (SQLite's `CREATE` statements) damaged: SQLite's quick check passes some
+    of it (a view's text is parsed only when used), and a byte that is no longer UTF-8 made
+    Python raise UnicodeDecodeError from SQLite's error message. Every read must answer or
+    name the damage; repair heals it."""
+    import re
+
+    home = tmp_path / "home"
+    shutil.copytree(damage_base / "home", home, symlinks=True)
+    path = sorted(home.glob(DATABASES[database]))[0]
+    data = bytearray(path.read_bytes())
+    for i, found in enumerate(re.finditer(rb"CREATE ", bytes(data))):
+        data[found.start() + (20, 60, 120)[i % 3]] ^= flip
+    path.write_bytes(bytes(data))
+    survive(home, None)
+
+
+def test_a_release_whose_record_and_manifest_are_destroyed_is_read_again_or_named(tmp_path: Path) -> None:
+    """Manifest and records destroyed together: the journal still knows the releases. Doctor
+    re-reads them from their files; a release whose file is gone too is named as lost by the
+    repair, by `docs` and by every lookup of it, until it is ingested again."""
+    from regelwerk.ingest.model.errors import StoreError
+
+    sources = []
+    for date in ("January 16, 2026", "April 17, 2026"):
+        sources.append(tmp_path / f"cr-{date[:3]}.txt")
+        sources[-1].write_text(CR.replace("April 17, 2026", date), encoding="utf-8")
+    home = tmp_path / "home"
+    Library(home).ingest(sources)
+
+    def destroy() -> None:
+        shutil.rmtree(home / "store" / "docs")
+        (home / "store" / "manifest.json").unlink()
+
+    destroy()
+    with pytest.raises(StoreError, match="doctor --repair"):
+        Library(home).docs()  # not an empty store that the next ingest would make permanent
+    report = Library(home).doctor(repair=True)
+    assert any("cr-en-2026-01-16: re-read from" in r for r in report["repaired"]), report
+    assert {"cr-en-2026-01-16", "cr-en-2026-04-17"} <= {d["id"] for d in Library(home).docs()["documents"]}
+
+    destroy()
+    kept = sources[0].read_bytes()
+    sources[0].unlink()
+    report = Library(home).doctor(repair=True)
+    assert any("cr-en-2026-01-16" in p and "journal" in p for p in report["problems"]), report
+    assert any("cr-en-2026-01-16: dropped" in r for r in report["repaired"]), report
+    lost = Library(home).docs()["lost"]
+    assert len(lost) == 1 and "cr-en-2026-01-16" in lost[0] and f"regelwerk ingest {sources[0]}" in lost[0]
+    with pytest.raises(StoreError, match=r"cr-en-2026-01-16 \(version 2026-01-16\) was lost"):
+        Library(home).rule("100.1", version="2026-01-16")
+    assert Library(home).rule("100.1")["rule"]["version"] == "2026-04-17"  # the rest reads as before
+    assert Library(home).doctor()["healthy"]
+    sources[0].write_bytes(kept)
+    Library(home).ingest([sources[0]])
+    assert Library(home).docs()["lost"] == []
+    assert Library(home).rule("100.1", version="2026-01-16")["rule"]["version"] == "2026-01-16"

@@ -27,13 +27,14 @@ import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import tempfile
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.store import leases
+from regelwerk.index.store import journal, leases
 from regelwerk.ingest.model.errors import StoreBusy, StoreError
 from regelwerk.ingest.model.message import N_, msg
 
@@ -55,6 +56,15 @@ CHECKSUMS = ".checksums.json"
 #: Files up to this size are hashed on every use, not only by ``doctor``: whoosh's table of
 #: contents (about 10 KB) holds a pickle, and unpickling damaged bytes can take minutes.
 HASHED_ON_USE = 64 * 1024
+
+#: What reading a damaged SQLite file raises: SQLite's own errors, and UnicodeDecodeError when
+#: a value, or the schema text SQLite quotes in its error message, is not UTF-8 (a flipped byte).
+SQLITE_DAMAGE = (sqlite3.DatabaseError, UnicodeDecodeError)
+
+
+def damage_text(exc: BaseException) -> str:
+    """A short, printable account of what reading a damaged file raised."""
+    return f"{type(exc).__name__}: {str(exc)[:80]}".encode("utf-8", "replace").decode("utf-8")
 
 
 def _manifest_shape_ok(data: dict[str, Any]) -> bool:
@@ -226,7 +236,7 @@ class Store:
         try:
             return json.loads(where.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            if self._records_on_disk():
+            if self._records_on_disk() or journal.replay(where.parent).held():
                 raise StoreError(msg(N_("{path} is missing but documents are stored; run `regelwerk doctor "
                                         "--repair`"), path=str(where))) from None
             return None
@@ -244,14 +254,41 @@ class Store:
         except OSError:
             return False
 
-    def reset_manifest(self, documents: dict[str, Any]) -> None:
-        """Replace the manifest with one listing `documents` (doctor's repair)."""
+    def reset_manifest(self, documents: dict[str, Any], lost: dict[str, Any] | None = None) -> None:
+        """Replace the manifest with one listing `documents` (doctor's repair); `lost`: the
+        documents known lost (see `lost`)."""
         self._manifest = {"version": MANIFEST_VERSION, "documents": documents, "meta": {}}
+        if lost:
+            self._manifest["meta"]["lost"] = lost
         self._save_manifest()
 
     def _save_manifest(self) -> None:
+        """Write the manifest, then journal what it holds (``journal``: the second account of
+        the documents, for when the manifest and a record are both lost)."""
         if self._staged is None:  # while publishing, the manifest is written at the commit
             _write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
+            with contextlib.suppress(OSError):  # doctor names a journal that could not be written
+                journal.sync(self.manifest_path.parent, self.manifest()["documents"], self.lost())
+
+    def _journal_removal(self, doc_ids: list[str]) -> None:
+        """Journal removals before the manifest that drops them is written."""
+        with contextlib.suppress(OSError):
+            journal.append(self.manifest_path.parent, [journal.line("remove", d, {}) for d in doc_ids])
+
+    def lost(self) -> dict[str, Any]:
+        """Documents the store lost (their record and manifest entry destroyed, and no source
+        to re-read them from): id -> what was known of them (version, source, why). Recorded
+        by ``doctor --repair``, named by ``docs`` and lookups, cleared by ingesting them again."""
+        found = self.manifest().get("meta", {}).get("lost")
+        return dict(found) if isinstance(found, dict) else {}
+
+    def mark_lost(self, doc_id: str, info: dict[str, Any]) -> None:
+        """Drop `doc_id` and remember it as lost (doctor's repair, when nothing can bring it back)."""
+        self.manifest()["documents"].pop(doc_id, None)
+        self.manifest().setdefault("meta", {}).setdefault("lost", {})[doc_id] = info
+        self._cache.pop(doc_id, None)
+        discard(self.record_path(doc_id))
+        self._save_manifest()
 
     def reload(self) -> None:
         """Forget what was read, so the next look sees what other processes committed."""
@@ -329,11 +366,16 @@ class Store:
             "origin": origin,
             "summary": parsed.summary(),
         }
+        lost = self.manifest().get("meta", {}).get("lost")
+        if isinstance(lost, dict):  # ingested again: no longer lost
+            lost.pop(doc.id, None)
         self._cache[doc.id] = parsed
         self._save_manifest()
 
     def remove(self, doc_id: str) -> None:
         if self.manifest()["documents"].pop(doc_id, None) is not None:
+            if self._staged is None:
+                self._journal_removal([doc_id])
             self._save_manifest()
         self._cache.pop(doc_id, None)
         if self._staged is not None:
@@ -377,6 +419,7 @@ class Store:
         for doc_id, parsed in staged.items():
             if parsed is not None:
                 _write_atomic(self.record_path(doc_id), _dumps(parsed.to_dict()))
+        self._journal_removal([d for d, parsed in staged.items() if parsed is None])
         self._save_manifest()
         for doc_id, parsed in staged.items():
             if parsed is None and doc_id not in self.manifest()["documents"]:

@@ -15,7 +15,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from regelwerk.index.store.disk import CHECKSUMS, TEMP_PREFIX, Store, artefact_problem, discard, real_dir
+from regelwerk.index.store.disk import (
+    CHECKSUMS,
+    SQLITE_DAMAGE,
+    TEMP_PREFIX,
+    Store,
+    artefact_problem,
+    damage_text,
+    discard,
+    real_dir,
+)
 from regelwerk.ingest.model.errors import RegelwerkError, StoreError, sentence
 from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.records import ParsedDocument
@@ -30,7 +39,9 @@ DERIVED_FOLDERS = ("derived", "lineage", "linking")
 
 
 def database_problem(path: Path) -> str | None:
-    """What SQLite's quick check finds wrong with the database at `path` (None: sound or absent)."""
+    """What is wrong with the SQLite database at `path` (None: sound or absent): SQLite's quick
+    check, then every table and view read to the end, so damage the check passes (a flipped
+    byte in a view's text, a value that is not UTF-8) is found too."""
     import sqlite3
 
     if not path.exists() and not path.is_symlink():
@@ -40,19 +51,25 @@ def database_problem(path: Path) -> str | None:
         try:
             rows = con.execute("PRAGMA quick_check").fetchall()
             if rows == [("ok",)]:  # the structure is sound: is every value readable too?
-                tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-                if not tables:  # SQLite reads a file shorter than its header as an empty database
-                    rows = [("no tables",)]
-                for table in tables:
-                    for _ in con.execute(f'SELECT * FROM "{table}"'):
-                        pass
+                rows = _read_everything(con)
         finally:
             con.close()
-    except sqlite3.DatabaseError as exc:
-        return f"{path}: damaged ({str(exc)[:80]})"
+    except SQLITE_DAMAGE as exc:
+        return f"{path}: damaged ({damage_text(exc)})"
     if rows != [("ok",)]:
         return f"{path}: damaged ({rows[0][0]})"
     return None
+
+
+def _read_everything(con: Any) -> list[tuple[str]]:
+    """Read every row of every table and view; ``[("ok",)]``, or why not."""
+    names = con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").fetchall()
+    if not names:  # SQLite reads a file shorter than its header as an empty database
+        return [("no tables",)]
+    for (name,) in names:
+        for _ in con.execute(f'SELECT * FROM "{name}"'):
+            pass
+    return [("ok",)]
 
 
 def _databases(home: Path) -> list[Path]:
@@ -126,21 +143,57 @@ def _reread(store: Store, doc_id: str, entry: dict[str, Any]) -> Message:
         try:
             data = read_document(source)
         except RegelwerkError as exc:
-            store.remove(doc_id)
-            return msg(N_("{doc_id}: dropped; {why}"), doc_id=doc_id, why=sentence(exc))
+            return _lost(store, doc_id, entry, msg(N_("{doc_id}: dropped; {why}"), doc_id=doc_id,
+                                                   why=sentence(exc)))
     else:
-        store.remove(doc_id)
-        return msg(N_("{doc_id}: dropped; its source {source} is gone: ingest it again to restore it"),
+        gone = msg(N_("{doc_id}: dropped; its source {source} is gone: ingest it again to restore it"),
                    doc_id=doc_id, source=source or "?")
+        return _lost(store, doc_id, entry, gone)
     try:
         parsed = parse_bytes(data, source, entry.get("summary", {}).get("kind"))
+        if parsed.document.id != doc_id:
+            raise StoreError(msg(N_("it now holds {other!r}"), other=parsed.document.id))
     except RegelwerkError as exc:
-        store.remove(doc_id)
-        return msg(N_("{doc_id}: dropped; its source no longer parses ({why})"), doc_id=doc_id,
-                   why=sentence(exc))
+        return _lost(store, doc_id, entry, msg(N_("{doc_id}: dropped; its source no longer parses ({why})"),
+                                               doc_id=doc_id, why=sentence(exc)))
     store.remove(doc_id)
     store.put(parsed, origin=str(entry.get("origin", "user")))
     return msg(N_("{doc_id}: re-read from {source}"), doc_id=doc_id, source=source)
+
+
+def _lost(store: Store, doc_id: str, entry: dict[str, Any], why: Message) -> Message:
+    """Drop a document nothing can bring back, and remember it as lost (``docs`` and lookups
+    of it name it until it is ingested again)."""
+    summary = entry.get("summary", {})
+    store.mark_lost(doc_id, {"version": summary.get("version"), "kind": summary.get("kind"),
+                             "source": summary.get("source"), "why": str(why)})
+    return why
+
+
+def _check_journal(store: Store, problems: list[Arg], repaired: list[Arg] | None) -> None:
+    """Compare the journal (the second account of the documents) with the manifest: a document
+    it lists that the store lacks lost its record and manifest entry together; it is re-read
+    from its source, or named as lost. A missing or damaged journal is written again."""
+    from regelwerk.index.store import journal
+
+    state = journal.replay(store.manifest_path.parent)
+    documents = store.manifest()["documents"]
+    where = str(store.manifest_path.parent / journal.FILE)
+    if state.damaged or (not state.exists and documents):
+        problems.append(msg(N_("{path}: {n} damaged lines"), path=where, n=str(state.damaged)) if state.exists
+                        else msg(N_("{path}: missing"), path=where))
+        if repaired is not None:
+            repaired.append(msg(N_("{path}: written again from the manifest"), path=where))
+    for doc_id, info in state.held().items():
+        if doc_id in documents:
+            continue
+        problems.append(msg(N_("{doc_id} ({version}): the journal lists it, but its record and its manifest "
+                               "entry are gone"), doc_id=doc_id, version=str(info.get("version") or "?")))
+        if repaired is not None:
+            repaired.append(_reread(store, doc_id, {"summary": info, "origin": info.get("origin") or "user"}))
+    if repaired is not None:  # what the journal knows lost stays named; the journal is written whole
+        lost = {k: v for k, v in state.lost().items() if k not in store.manifest()["documents"]}
+        store.reset_manifest(dict(store.manifest()["documents"]), {**lost, **store.lost()})
 
 
 def _rebuild_manifest(store: Store, entries: dict[str, Any]) -> list[Arg]:
@@ -163,7 +216,11 @@ def _rebuild_manifest(store: Store, entries: dict[str, Any]) -> list[Arg]:
         origin = "seed" if parsed.document.source.startswith("seeds/") else "user"
         docs[parsed.document.id] = {"sha256": parsed.document.sha256, "origin": origin,
                                     "summary": parsed.summary()}
-    store.reset_manifest(docs)
+    try:
+        lost = store.lost()
+    except StoreError:  # the manifest itself was damaged: the journal still knows what was lost
+        lost = {}
+    store.reset_manifest(docs, lost)
     rebuilt = msg(N_("manifest.json rebuilt: {n} documents, {new} of them from records it did not list"),
                   n=str(len(docs)), new=str(len(docs) - len(entries)))
     return [rebuilt, *out]
@@ -242,6 +299,8 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
             if repair:
                 repaired += _rebuild_manifest(store, entries)
                 entries = dict(store.manifest()["documents"])
+        _check_journal(store, problems, repaired if repair else None)
+        entries = dict(store.manifest()["documents"])
         good = _check_records(store, entries, problems, repaired if repair else None)
         sound = _check_derived(store, problems, repaired if repair else None)
     if repair:
