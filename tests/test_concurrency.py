@@ -101,13 +101,13 @@ def test_eight_readers_during_an_ingest_all_answer(tmp_path: Path) -> None:
     ingest = _start(home, "ingest", str(more), "--json")
     asks = [("search", "trample damage"), ("rule", "100.2"), ("docs",), ("term", "banding")] * 2
     readers = [_start(home, *args, "--json") for args in asks]
-    for proc in readers:
+    for proc in readers:  # with --json an error is on stdout: show both, so a failure says why
         code, out, err = _finish(proc)
-        assert code == 0, (proc.args, err)
+        assert code == 0, (proc.args, out[-2000:], err[-2000:])
         assert json.loads(out)["ok"] is True
         assert "internal error" not in err and "Traceback" not in err
     code, out, err = _finish(ingest)
-    assert code == 0, err
+    assert code == 0, (out[-2000:], err[-2000:])
     assert len(json.loads(out)["documents"]) == 3
 
 
@@ -216,3 +216,28 @@ def test_kill_9_at_random_points_loses_nothing_and_leaves_nothing(tmp_path: Path
         for d in docs:
             if d["kind"] == "cr-text":  # every listed release is readable, not half-written
                 assert _run(home, "rule", "100.1", "--version", d["version"]).returncode == 0
+
+
+def test_a_reader_that_must_build_never_builds_a_state_a_writer_replaced(tmp_path: Path) -> None:
+    """A reader that has to build (here: its state's search index is gone) waits for the build
+    lock; a writer that commits meanwhile built its own state whole, so the reader follows
+    that state instead of building the one it replaced."""
+    import shutil
+
+    from filelock import FileLock
+
+    from regelwerk.index.facade import Library
+
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
+    for folder in (home / "derived").glob("*/search"):
+        shutil.rmtree(folder)
+    with FileLock(str(home / "build.lock"), is_singleton=True):  # the store's own lock object: re-entrant
+        reader = _start(home, "search", "trample", "--json")
+        time.sleep(3)  # the reader finds no index and waits for the lock
+        Library(home).ingest([_cr(tmp_path, 2)])  # a writer (this process) commits a new state
+    code, out, err = _finish(reader)
+    assert code == 0, (out, err)
+    assert json.loads(out)["hits"]
+    searches = list((home / "derived").glob("*/search"))
+    assert len(searches) == 1, f"the reader rebuilt a replaced state: {searches}"

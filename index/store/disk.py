@@ -443,27 +443,40 @@ class Store:
         Writers build every artefact inside `publishing` before their change becomes visible,
         so a reader finds it built. A reader builds only what no writer has built: the first
         use of a new home (the seeds), a package whose artefact format changed, or an artefact
-        found damaged (a missing or resized file), which is removed and built again.
+        found damaged (a missing or resized file), which is removed and built again. Such a
+        reader builds under the one build lock, and never a state a writer has replaced: one
+        that committed meanwhile (even while the reader waited for the lock) built its own
+        state whole, and the reader follows it instead.
         """
         base = self.root / "derived"
-        for _ in range(3):
+        for attempt in range(4):
             key = self.fingerprint() + (f"-{salt}" if salt else "")
             final = base / key / name
             self._lease(key)
             if final.exists() and artefact_problem(final) is None:
                 self._sweep_if_idle()
                 return final
-            if self._staged is not None or not self._manifest_changed():
-                break
-            leases.release(self._leases.pop(key, -1))
-            self.reload()  # a writer committed a newer state (and pruned ours): follow it
-        with self.building():
-            if final.exists() and artefact_problem(final) is None:  # built while we waited
-                return final
-            self._build_into(final, build)
-            if self._staged is None:
-                self._prune_derived()
-        return final
+            if attempt < 3 and self._follow_writer(key):
+                continue
+            with self.building():
+                if final.exists() and artefact_problem(final) is None:  # built while we waited
+                    return final
+                if attempt < 3 and self._follow_writer(key):
+                    continue
+                self._build_into(final, build)
+                if self._staged is None:
+                    self._prune_derived()
+            return final
+        raise AssertionError("unreachable: the last attempt builds")
+
+    def _follow_writer(self, key: str) -> bool:
+        """Has a writer committed a newer state than this reader's? Then let go of `key` and
+        read the new state (its writer built it, and may have pruned ours)."""
+        if self._staged is not None or not self._manifest_changed():
+            return False
+        leases.release(self._leases.pop(key, -1))
+        self.reload()
+        return True
 
     def _build_into(self, final: Path, build: Callable[[Path], None]) -> None:
         """Build into a temp dir beside `final` and rename it into place (lock held)."""
