@@ -179,3 +179,26 @@ def test_a_release_whose_record_and_manifest_are_destroyed_is_read_again_or_name
     Library(home).ingest([sources[0]])
     assert Library(home).docs()["lost"] == []
     assert Library(home).rule("100.1", version="2026-01-16")["rule"]["version"] == "2026-01-16"
+
+
+@pytest.mark.parametrize(("update", "read"), [("UPDATE files SET summary = substr(summary, 2)", "docs"),
+                                             ("UPDATE cards SET keywords = '5'", "card"),
+                                             ("DELETE FROM cards WHERE name = 'Craw Wurm'", "card")])
+def test_card_database_text_damaged_but_still_utf8_is_named(damage_base: Path, tmp_path: Path, update: str,
+                                                            read: str) -> None:
+    """Damage SQLite cannot see (a stored JSON text changed, a name left without its card):
+    card reads name the damage and its fix; doctor finds it; repair removes the database."""
+    import sqlite3
+
+    from regelwerk.ingest.model.errors import StoreError
+
+    home = tmp_path / "home"
+    shutil.copytree(damage_base / "home", home, symlinks=True)
+    with contextlib.closing(sqlite3.connect(home / "cards" / "cards.sqlite")) as con, con:
+        con.execute(update)
+    with pytest.raises(StoreError, match=r"cards\.sqlite: damaged .* card files again"):
+        Library(home).docs() if read == "docs" else Library(home).card("Craw Wurm")
+    problems = Library(home).doctor()["problems"]  # SQLite's own check passes all three
+    assert any("cards.sqlite: damaged" in p for p in problems)
+    survive(home, None)
+    assert Library(home).docs()["documents"] and not Library(home).doctor()["problems"]

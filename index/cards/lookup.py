@@ -10,7 +10,6 @@ fuzzy noise. Results are one per card, best first, and render as the ``card --js
 from __future__ import annotations
 
 import functools
-import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +86,11 @@ def keyword_rules() -> dict[str, tuple[str, str]]:
 
 def card_payload(conn: sqlite3.Connection, match: CardMatch) -> dict[str, Any]:
     """One card as the ``card --json`` contract has it, with how it matched."""
+    from regelwerk.index.cards.store import damaged, db_file, stored_json
+
     card = conn.execute("SELECT * FROM cards WHERE id = ?", (match.card,)).fetchone()
+    if card is None:  # a name whose card is not there: the names table was damaged
+        raise damaged(db_file(conn), f"name {match.matched!r} of card {match.card}, which is missing")
     printings = conn.execute(
         "SELECT p.*, s.name AS set_name FROM printings p LEFT JOIN sets s ON s.code = p.set_code"
         " WHERE p.card = ? ORDER BY p.year, p.set_code, p.number",
@@ -99,7 +102,7 @@ def card_payload(conn: sqlite3.Connection, match: CardMatch) -> dict[str, Any]:
     type_de = next((p["type_de"] for p in newest_first if p["type_de"]), None)
     rules = keyword_rules()
     keywords = []
-    for name in json.loads(card["keywords"]):
+    for name in stored_json(conn, card["keywords"], list):
         number, de = rules.get(compact(name), ("", ""))
         keywords.append({"name": name, "rule": number or None, "de": de or None})
     power, toughness = card["power"], card["toughness"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from regelwerk.ingest.model.errors import IngestError
+from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import file_sha256
 from regelwerk.ingest.model.message import N_, msg
@@ -53,6 +53,49 @@ CREATE VIRTUAL TABLE IF NOT EXISTS card_text USING fts5(
     name, text_en, text_de, tokenize = 'unicode61 remove_diacritics 2'
 );
 """
+
+
+#: What a damaged card database says: only the card files can make it again.
+DAMAGED = N_("{problem}; run `regelwerk doctor --repair`, then ingest your MTGJSON card files again")
+
+
+def damaged(path: Path | str, why: str) -> StoreError:
+    """The error of a card database found damaged while reading it."""
+    return StoreError(msg(DAMAGED, problem=f"{path}: damaged ({why})"))
+
+
+def stored_json(conn: sqlite3.Connection, text: Any, expect: type) -> Any:
+    """A JSON value the card database stored (a file's summary, a card's keywords); one that
+    is not JSON of the shape written was damaged on disk."""
+    try:
+        value = json.loads(text)
+        if isinstance(value, expect):
+            return value
+    except (TypeError, ValueError):
+        pass
+    raise damaged(db_file(conn), "a stored value is not the JSON written")
+
+
+def db_file(conn: sqlite3.Connection) -> str:
+    """The file of `conn`'s main database (for messages)."""
+    return str(conn.execute("PRAGMA database_list").fetchone()[2])
+
+
+def content_problem(path: Path) -> str | None:
+    """What reading the card database's stored JSON finds wrong (SQLite's own check cannot
+    see it); None if every value is as written."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        try:
+            for (text,) in conn.execute("SELECT summary FROM files"):
+                stored_json(conn, text, dict)
+            for (text,) in conn.execute("SELECT keywords FROM cards"):
+                stored_json(conn, text, list)
+            orphan = "SELECT name FROM names WHERE card NOT IN (SELECT id FROM cards) LIMIT 1"
+            for (name,) in conn.execute(orphan):
+                return f"{path}: damaged (name {name!r} of a card that is missing)"
+        except StoreError as exc:
+            return str(exc).split("; run", 1)[0]
+    return None
 
 
 @dataclass
@@ -106,8 +149,9 @@ class CardStore:
         """The ingested card files, as ``docs`` lists them."""
         if not self.exists():
             return []
-        rows = self.connect().execute("SELECT summary FROM files ORDER BY id")
-        return [json.loads(r["summary"]) for r in rows]
+        conn = self.connect()
+        rows = conn.execute("SELECT summary FROM files ORDER BY id")
+        return [stored_json(conn, r["summary"], dict) for r in rows]
 
     def count(self) -> int:
         if not self.exists():
@@ -132,7 +176,7 @@ class CardStore:
                 known = conn.execute("SELECT id, summary FROM files WHERE sha256 = ?", (sha,)).fetchone()
                 if known is not None:
                     report.unchanged.append(known["id"])
-                    report.documents.append(json.loads(known["summary"]))
+                    report.documents.append(stored_json(conn, known["summary"], dict))
                     continue
                 reader = card_reader(path)
                 if reader is None:

@@ -58,6 +58,13 @@ def database_problem(path: Path) -> str | None:
         return f"{path}: damaged ({damage_text(exc)})"
     if rows != [("ok",)]:
         return f"{path}: damaged ({rows[0][0]})"
+    if path.parent.name == "cards":  # its stored JSON too (SQLite cannot tell damaged text)
+        from regelwerk.index.cards.store import content_problem
+
+        try:
+            return content_problem(path)
+        except SQLITE_DAMAGE as exc:
+            return f"{path}: damaged ({damage_text(exc)})"
     return None
 
 
@@ -87,8 +94,9 @@ def heal(home: Path) -> list[str]:
     with store.building():
         cards = database_problem(home / "cards" / "cards.sqlite")
         if cards is not None:
-            raise StoreError(msg(N_("{problem}; run `regelwerk doctor --repair`, then ingest your MTGJSON "
-                                    "card files again"), problem=cards))
+            from regelwerk.index.cards.store import DAMAGED
+
+            raise StoreError(msg(DAMAGED, problem=cards))
         for why in damaged_artefacts(home):
             folder = _artefact_of(home, why)
             if folder is not None:
