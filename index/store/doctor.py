@@ -39,9 +39,10 @@ DERIVED_FOLDERS = ("derived", "lineage", "linking")
 
 
 def database_problem(path: Path) -> str | None:
-    """What is wrong with the SQLite database at `path` (None: sound or absent): SQLite's quick
-    check, then every table and view read to the end, so damage the check passes (a flipped
-    byte in a view's text, a value that is not UTF-8) is found too."""
+    """What is wrong with the SQLite database at `path` (None: sound or absent): SQLite's
+    integrity check (the quick check passes an index that no longer matches its table, which
+    fails the next write), then every table and view read to the end, so damage the check
+    passes (a flipped byte in a view's text, a value that is not UTF-8) is found too."""
     import sqlite3
 
     if not path.exists() and not path.is_symlink():
@@ -49,7 +50,7 @@ def database_problem(path: Path) -> str | None:
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            rows = con.execute("PRAGMA quick_check").fetchall()
+            rows = con.execute("PRAGMA integrity_check(1)").fetchall()
             if rows == [("ok",)]:  # the structure is sound: is every value readable too?
                 rows = _read_everything(con)
         finally:
