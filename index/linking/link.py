@@ -25,7 +25,7 @@ Run after parsing, whenever the documents change (the result is cached per store
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, TypeVar
 
@@ -160,9 +160,11 @@ class _Release:
     document: Document
     headings: dict[str, _Head]  # fold(keyword title) -> 701/702 heading rule
     titles: dict[str, str]  # fold(title) -> number of any titled section or rule
-    glossary: dict[str, tuple[str, str, tuple[str, ...]]]  # fold(term) -> (head, text, refs)
+    glossary: dict[str, Sequence[Any]]  # fold(term) -> (head, text, refs), or that as JSON's list
     ability_words: tuple[str, str] | None  # (number, text) of the subrule listing them
-    by_number: dict[str, _Head]
+    #: number -> its heading: a `_Head`, or as stored its JSON list, made a `_Head` by `head`
+    #: (a release read back has 3,000 numbers and linking asks for a few hundred)
+    by_number: dict[str, Sequence[Any]]
     keyword_kinds: dict[str, str]  # fold(keyword title) -> "keyword_action" / "keyword_ability"
     #: The whole document, for matching an excerpt's text (read only then).
     load: Callable[[], ParsedDocument] | None = None
@@ -182,7 +184,7 @@ class _Release:
     def of(cls, parsed: ParsedDocument) -> _Release:
         headings: dict[str, _Head] = {}
         titles: dict[str, str] = {}
-        by_number: dict[str, _Head] = {}
+        by_number: dict[str, Sequence[Any]] = {}
         ability_words = None
         keyword_sections = {
             s.number: kind
@@ -204,7 +206,7 @@ class _Release:
                     keyword_kinds.setdefault(fold(title), section)
             if ability_words is None and s.kind == "subrule" and _ABILITY_WORD_LIST in s.text:
                 ability_words = (s.number, s.text)
-        glossary: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        glossary: dict[str, Sequence[Any]] = {}
         for g in parsed.glossary:
             for term in g.terms:
                 glossary.setdefault(fold(term), (g.term, g.text, g.references))
@@ -212,8 +214,8 @@ class _Release:
                    lambda: parsed)
 
     def to_dict(self) -> dict[str, Any]:
-        def heads(table: dict[str, _Head]) -> dict[str, list[Any]]:
-            return {k: [h.number, h.title, h.position, h.bare] for k, h in table.items()}
+        def heads(table: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
+            return {k: list(h) for k, h in table.items()}
 
         return {
             "document": self.document.to_dict(), "headings": heads(self.headings), "titles": self.titles,
@@ -231,9 +233,8 @@ class _Release:
         words = data["ability_words"]
         return cls(
             Document.from_dict(data["document"]), heads(data["headings"]), dict(data["titles"]),
-            {k: (h, t, tuple(r)) for k, (h, t, r) in data["glossary"].items()},
-            (str(words[0]), str(words[1])) if words else None,
-            heads(data["by_number"]), dict(data["keyword_kinds"]), load,
+            dict(data["glossary"]), (str(words[0]), str(words[1])) if words else None,
+            dict(data["by_number"]), dict(data["keyword_kinds"]), load,
         )
 
     def number_of(self, draft: _Draft, name: str | None = None) -> str | None:
@@ -258,14 +259,19 @@ class _Release:
         entry = self.glossary.get(name)
         if entry is not None:
             if entry[2]:
-                return entry[2][0]
+                return str(entry[2][0])
             see = _SEE.match(entry[1])
             if see and redirects:
                 return self._core_number(fold(see.group(1)), "", redirects - 1)
         # The table number, if this release has a heading there (chapters "4." are not
         # cross-referenced, so a glossary entry citing "section 4" yields no reference).
-        heading = self.by_number.get(table_number)
+        heading = self.head(table_number)
         return table_number if heading is not None and heading.title else None
+
+    def head(self, number: str) -> _Head | None:
+        """The heading of `number` in this release, if it has one."""
+        found = self.by_number.get(number)
+        return found if found is None or isinstance(found, _Head) else _Head._make(found)
 
 
 def _folded_name(draft: _Draft) -> str:
@@ -385,7 +391,7 @@ class _Linker:
             number = release.number_of(d, name)
             if number is None:
                 continue
-            heading = release.by_number.get(number)
+            heading = release.head(number)
             d.rules.append(
                 RuleRef(
                     doc.id, release.key, "en", number,
@@ -486,7 +492,7 @@ class _Linker:
             release = self._release(key)
             if release is None:
                 continue
-            s = release.by_number.get(number)
+            s = release.head(number)
             if s is not None and s.title:
                 return self.by_en.get(compact(s.title))
         if era.current:

@@ -159,10 +159,15 @@ def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurr
             yield d.id, 100000 + g.position, _glossary_record(g)
 
 
+#: `unit_key`'s JSON, made once (``json.dumps`` with options builds an encoder per call, and
+#: indexing the archive keys 300,000 records).
+_KEY_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+
+
 def unit_key(record: dict[str, Any]) -> str:
     """The identity of a unit: a hash of every field it is indexed and shown with."""
     body = {k: v for k, v in record.items() if k not in ("key", "uid", "order") and v}
-    return hashlib.sha1(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+    return hashlib.sha1(_KEY_JSON.encode(body).encode("utf-8")).hexdigest()
 
 
 def number_order(number: str | None) -> int:
@@ -177,10 +182,10 @@ def number_order(number: str | None) -> int:
     return (rn.section * 10000 + (rn.rule or 0)) * 100 + letter
 
 
-def document_fields(record: dict[str, Any], names: set[str]) -> dict[str, Any]:
-    """The whoosh document of a unit record (its key and order filled in)."""
+def document_fields(record: dict[str, Any], names: set[str], key: str | None = None) -> dict[str, Any]:
+    """The whoosh document of a unit record (its key, unless given, and order filled in)."""
     out = {k: v for k, v in record.items() if v is not None and k in names}
-    out["key"] = unit_key(record)
+    out["key"] = key or unit_key(record)
     out["order"] = number_order(record.get("number"))
     return out
 
