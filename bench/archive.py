@@ -125,7 +125,8 @@ def main() -> int:
     floor, floor_cpu = _cpu_runs([sys.executable, str(floor_file), "x"], env, 5)
     print(
         f"== first cold search after the ingest: {first:.2f} s = {first / floor:.1f}x the typer floor "
-        f"{floor:.2f} s; CPU {first_cpu:.2f} s = {first_cpu / floor_cpu:.1f}x {floor_cpu:.2f} s (target <= 2x)"
+        f"{floor:.2f} s; CPU {first_cpu:.2f} s = {first_cpu / floor_cpu:.1f}x {floor_cpu:.2f} s "
+        "(target <= 2x)"
     )
     history, history_cpu = _cpu_runs([*cli, "history", "banding"], env, 5)
     print(

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import ParsedDocument
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
-RULES_SALT = "rules6"
+RULES_SALT = "rules7"
 
 
 # -- current numbers ----------------------------------------------------------------------
@@ -147,6 +147,7 @@ CREATE TABLE texts (tid INTEGER PRIMARY KEY, hash TEXT UNIQUE, text TEXT, exampl
 CREATE TABLE placed (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT, title TEXT,
                      language TEXT, current TEXT, removed_in TEXT, tid INTEGER);
 CREATE INDEX placed_number ON placed(number);
+CREATE INDEX placed_position ON placed(doc, position);
 CREATE INDEX placed_parent ON placed(doc, parent);
 CREATE INDEX placed_current ON placed(current);
 CREATE VIEW sections AS
