@@ -11,7 +11,6 @@ drops derived data that fails its checksums or was left by a killed build, and r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from regelwerk.index.store.disk import (
     artefact_problem,
     damage_text,
     discard,
+    read_record,
     real_dir,
 )
 from regelwerk.ingest.model.errors import RegelwerkError, StoreError, sentence
@@ -121,7 +121,7 @@ def _artefact_of(home: Path, why: str) -> Path | None:
 
 
 def _load(path: Path) -> ParsedDocument:
-    return ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    return read_record(path)
 
 
 def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> Message | None:
