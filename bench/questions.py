@@ -7,7 +7,8 @@ language is held out (``split`` = ``held``): tuning looks at the ``dev`` rows on
 rows are scored for the final report. Run ``python bench/questions.py`` from the repository
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
 the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
-the fresh held-out set (``tests/relevance/fresh.tsv``), ``--misses`` lists the questions whose
+the fresh held-out set (``tests/relevance/fresh.tsv``); the dev split also reads the
+players' questions (``players.tsv``); ``--misses`` lists the questions whose
 answer is not first.
 """
 
@@ -31,6 +32,9 @@ QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "quest
 #: The second, fresh held-out set (``split`` = ``fresh``): written and committed before the
 #: second round of ranking changes, after the first held-out part had been looked at.
 FRESH = QUESTIONS.with_name("fresh.tsv")
+#: Players' questions (third round): more dev rows, written from the CR before that round's
+#: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
+PLAYERS = QUESTIONS.with_name("players.tsv")
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -40,15 +44,23 @@ class Question:
     lang: str
     category: str
     case: Case
+    source: str = QUESTIONS.name
 
 
-def load_questions(path: Path = QUESTIONS, split: str | None = "dev") -> list[Question]:
+def load_questions(path: Path | None = None, split: str | None = "dev") -> list[Question]:
     """The questions of one split (``dev``, ``held``; None: all), in file order.
 
-    ``fresh`` reads the fresh held-out file (`FRESH`) instead.
+    Without `path`: ``dev`` and None read ``questions.tsv`` and the players' dev questions
+    (`PLAYERS`), ``held`` ``questions.tsv`` alone, ``players`` the players' questions alone and
+    ``fresh`` the fresh held-out file (`FRESH`).
     """
-    if split == "fresh" and path == QUESTIONS:
-        path = FRESH
+    if path is None:
+        if split == "fresh":
+            return load_questions(FRESH, split)
+        if split == "players":
+            return load_questions(PLAYERS, "dev")
+        extra = load_questions(PLAYERS, split) if split in ("dev", None) else []
+        return load_questions(QUESTIONS, split) + extra
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#") or line.startswith("split\t"):
@@ -56,7 +68,7 @@ def load_questions(path: Path = QUESTIONS, split: str | None = "dev") -> list[Qu
         part, lang, category, query, expect, check = line.split("\t")
         if split is None or part == split:
             case = Case(f"{lang}-{category}", query, tuple(expect.split("|")), check)
-            out.append(Question(part, lang, category, case))
+            out.append(Question(part, lang, category, case, path.name))
     return out
 
 

@@ -131,3 +131,36 @@ def test_a_typo_in_a_german_question_still_translates(lex: Lexicon) -> None:
     reading = read("was passiert mit einem Spielstien im Friedhoff", english_word, DE_STOP, lex)
     assert {"token", "graveyard"} <= set(reading.english)
     assert reading.untranslated == ()
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "cr"),
+    [
+        ("en", "does my spell fizzle", "doesn’t resolve"),
+        ("en", "counters when a permanent changes zones", "moves from one zone to another"),
+        ("en", "when a creature with deathtouch deals damage", "dealt"),
+        ("de", "wann löst es aus wenn eine Kreatur ins Spiel kommt", "enters the battlefield"),
+        ("de", "Einsatzverzoegerung", "continuously"),
+        ("de", "eine Kreatur die ich gerade erst ausgespielt habe", "most recent turn"),
+    ],
+)
+def test_players_words_lead_to_the_crs_words(lex: Lexicon, lang: str, query: str, cr: str) -> None:
+    from regelwerk.index.search import concepts
+
+    assert cr in concepts.find(query.split(), lang, lex.lemma if lang == "de" else None)
+
+
+def test_concepts_match_whole_phrases_in_their_language_only(lex: Lexicon) -> None:
+    from regelwerk.index.search import concepts
+
+    assert concepts.find(["the", "spell", "fizzles"], "de", lex.lemma) == []  # English row
+    assert concepts.find(["kommt", "ins", "Haus"], "de", lex.lemma) == []  # not "ins Spiel kommt"
+    # the longest phrase wins and its words are not read again ("empty library" is one idea)
+    found = concepts.find(["draw", "from", "an", "empty", "library"], "en")
+    assert found.count("library with no cards") == 1
+
+
+def test_definition_questions_are_an_intent() -> None:
+    assert intents(["was", "bedeutet", "sterben"])[0] == ("define",)
+    found, rest = intents(["what", "does", "sacrifice", "mean"])
+    assert "define" in found and rest == ["does", "sacrifice"]

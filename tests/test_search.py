@@ -263,3 +263,37 @@ def test_examples_are_a_field_of_their_own(engine: SearchEngine) -> None:
     assert doc not in set(searcher.docs_for_query(wq.Term("text_en", term)))
     assert doc in set(searcher.docs_for_query(wq.Term("ex_en", term)))
     assert "defending player" in searcher.stored_fields(doc)["text"]  # the hit still shows it
+
+
+def test_a_rule_s_glossary_term_is_searchable_for_questions() -> None:
+    """A glossary entry's term joins the ``sect`` field of the rule it cites (a heading's
+    first subrule for a heading), so "dies" and "summoning sickness" reach 700.4 and 302.6."""
+    from regelwerk.index.search.whoosh_index import _glossed
+    from regelwerk.ingest.model.records import GlossaryEntry, Section
+
+    def sec(number: str, title: str, text: str) -> Section:
+        parent = number.rstrip("abcdefghijkmnpqrstuvwxyz") if number[-1].isalpha() else None
+        return Section("cr", number, parent, title, text, "en", 0, "subrule" if parent else "rule")
+
+    sections = [
+        sec("700.4", "", "The term dies means ..."),
+        sec("701.21", "Sacrifice", "Sacrifice"),
+        sec("701.21a", "", "To sacrifice a permanent, ..."),
+    ]
+    titles = {(s.number, s.language): s for s in sections}
+    glossary = [
+        GlossaryEntry("cr", ("Dies",), "A creature dies if ... See rule 700.4.", "en", 1),
+        GlossaryEntry("cr", ("Sacrifice",), "To move a permanent ... See rule 701.21.", "en", 2),
+        GlossaryEntry("cr", ("Nothing",), "Cites no rule of these: see rule 999.1.", "en", 3),
+    ]
+    assert _glossed(glossary, titles) == {("700.4", "en"): ["Dies"], ("701.21a", "en"): ["Sacrifice"]}
+
+
+def test_a_question_prefers_a_rule_s_first_subrules() -> None:
+    from regelwerk.index.search import rerank
+
+    early = rerank.generality_factor({"kind": "rule", "number": "702.19b"})
+    late = rerank.generality_factor({"kind": "rule", "number": "702.19e"})
+    assert rerank.generality_factor({"kind": "rule", "number": "702.19a"}) == 1.0
+    assert rerank.generality_factor({"kind": "glossary", "number": None}) == 1.0
+    assert 1.0 > early > late > 0.5

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from whoosh import query as wq
 from whoosh.query.qcore import QueryError
 
-from regelwerk.index.search import rerank
+from regelwerk.index.search import concepts, rerank
 from regelwerk.index.search.analysis import DE_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
@@ -58,7 +58,7 @@ BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0, "ex": 1.0}
 #: is about where its own words do not ("does anyone get priority during the untap step");
 #: an example (``ex``) illustrates the rule with words of other rules. Tuned by
 #: ``bench/tune.py`` (title 1.5 -> 0.25, ctx 0.5 -> 0.25, examples 0.5 as a field of their own).
-QUESTION_BOOSTS = {"title": 0.25, "ctx": 0.25, "text": 1.0, "sect": 1.0, "ex": 0.5}
+QUESTION_BOOSTS = {"title": 0.25, "ctx": 0.25, "text": 1.0, "sect": 2.0, "ex": 0.5}
 #: BM25F's length normalisation (B) and term-frequency saturation (K1) for questions; keyword
 #: lookups keep whoosh's defaults (0.75, 1.2). Tuned by ``bench/tune.py`` over B 0.3-0.9 and
 #: K1 0.8-2.0: a little more length normalisation (0.9) helps, as a short rule that says one
@@ -79,13 +79,20 @@ ASKS_WORDS = 4
 #: German words reach English text through the lexicon at this weight times their translation
 #: probability raised to LEX_POWER (below 1 a second-best translation, p 0.2 for
 #: "verrechnen" -> resolve beside p 0.6, still speaks; tuned on the dev set, see bench/tune.py).
-LEXICON = 0.6
+LEXICON = 0.4
 LEX_POWER = 1.0
 #: A question's glossary hit hands this share of its score to each rule it cites (up to
 #: GLOSSARY_CITES of them) and keeps GLOSSARY_KEEP of it: the rule is the answer.
 GLOSSARY_SHARE = 0.25
 GLOSSARY_CITES = 2
 GLOSSARY_KEEP = 0.5
+#: A question's players' words also search the CR words the concept lexicon gives for them
+#: (`concepts`: "fizzle" -> "doesn't resolve") at this weight (English questions; a German
+#: question's concept words join its lexicon reading at CONCEPT_DE, times LEXICON), and count
+#: this much of their idf toward the coordination factor's coverage (CONCEPT_COVER).
+CONCEPT = 0.6
+CONCEPT_DE = 1.0
+CONCEPT_COVER = 0.5
 #: How many whoosh hits the coordination re-ranking looks at.
 RERANK = 40
 #: A query term in more than this share of all texts is not searched in rule text when the
@@ -113,7 +120,9 @@ class SearchEngine:
         from whoosh import index as whoosh_index
 
         self.index = whoosh_index.open_dir(str(folder))
-        self.searcher = self.index.searcher()
+        from regelwerk.index.search.segments import ScopedSearcher
+
+        self.searcher = ScopedSearcher(self.index.reader(), fromindex=self.index)
         self.schema = self.index.schema
         self.members = Members(folder)
         self._folder = folder
@@ -163,10 +172,16 @@ class SearchEngine:
     def _run(self, q: Any, limit: int, flt: Any) -> Any:
         """whoosh's best `limit` hits of `q` within `flt`. In the default scope `q` is also
         limited to that scope's units in the index itself: whoosh then skips the other
-        releases' postings instead of scoring every match and dropping it at the filter."""
-        if self._version is None and not self._all_versions:
+        releases' postings instead of scoring every match and dropping it at the filter, and
+        reads only the segments that hold the scope (``segments``)."""
+        default = self._version is None and not self._all_versions
+        if default:
             q = wq.Require(q, wq.Term("scope", "default"))
-        return self.searcher.search(q, limit=limit, filter=flt, optimize=False)
+        self.searcher.default_only = default
+        try:
+            return self.searcher.search(q, limit=limit, filter=flt, optimize=False)
+        finally:
+            self.searcher.default_only = False
 
     def _check_version(self, version: str) -> None:
         """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""
@@ -327,6 +342,8 @@ class SearchEngine:
             ranked = self._glossary_to_rules(ranked, flt)
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
+        if self._asks and rerank.SUBRULE:
+            ranked = _rescored(ranked, rerank.generality_factor)
         if self._intents:
             intents = self._intents
             ranked = _rescored(ranked, lambda f: rerank.intent_factor(f, intents))
@@ -421,12 +438,21 @@ class SearchEngine:
         return sorted(((fields[k], v) for k, v in scores.items()), key=lambda x: -x[1])
 
     def _rule_fields(self, number: str, flt: Any) -> dict[str, Any] | None:
-        """The stored fields of the rule `number` within the search's scope, or None."""
+        """The stored fields of the rule `number` within the search's scope, or None.
+
+        A rule that is only a heading ("701.21. Sacrifice", its text its title) says nothing a
+        question could want: its first subrule ("701.21a To sacrifice a permanent, ...") stands
+        for it, as the glossary's "See rule 701.21" means.
+        """
         for docnum in self.searcher.document_numbers(number=number):
             if flt is None or docnum in flt:
                 placed = self._placed([(dict(self.searcher.stored_fields(docnum)), 0.0)])
                 if placed:
-                    return placed[0][0]
+                    f = placed[0][0]
+                    heading = str(f.get("text") or "").strip() == str(f.get("title") or "").strip()
+                    if heading and "." in number and number[-1].isdigit():
+                        return self._rule_fields(number + "a", flt) or f
+                    return f
         return None
 
     def _idf(self, lang: str, term: str) -> float:
@@ -485,15 +511,42 @@ class SearchEngine:
         self._weigh()
         said.update(fold(w.lower()) for w in fixed)
         words = (fixed, en, de)
+        cr = self._concepts(reading) if self._asks and (CONCEPT or CONCEPT_DE) else []
         if reading.lang == "de" and reading.english:
+            for name in cr if CONCEPT_DE else ():
+                reading.english[name] = max(reading.english.get(name, 0.0), CONCEPT_DE)
             clauses = self._german_clauses(reading, words, highlight, said, scale)
         else:
             clauses = self._word_clauses(reading.lang == "de", words, highlight, said)
+            self._concept_clauses(cr, en, clauses, highlight, scale)
         ordered = terms("en", joined)
         if 1 < len(ordered) <= PHRASE_WORDS:
             phrase[:] = ordered
         clauses.extend(_number_clauses(numbers))
         return _union(clauses)
+
+    def _concepts(self, reading: Reading) -> list[str]:
+        """The CR phrases for the players' words of a question (`concepts`), German words
+        matched by their lemma too."""
+        lex = lexicon() if reading.lang == "de" else None
+        return concepts.find(reading.words, reading.lang, lex.lemma if lex is not None else None)
+
+    def _concept_clauses(
+        self,
+        cr: list[str],
+        en: set[str],
+        out: list[Any],
+        highlight: dict[str, set[str]],
+        scale: dict[str, float],
+    ) -> None:
+        """Clauses for an English question's concept words (CONCEPT), counted at CONCEPT_COVER."""
+        found = {t for phrase in cr for t in terms("en", phrase)} - en - highlight["en"]
+        if not CONCEPT or not found:
+            return
+        common = self._common("en", found | en)
+        self._term_clauses("en", found, CONCEPT, out, common)
+        highlight["en"] |= found
+        scale.update({t: CONCEPT_COVER for t in found})
 
     def _german_clauses(
         self,

@@ -11,13 +11,14 @@ word)`` -> the word's index terms.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
-from regelwerk.ingest.model.numbers import RuleNumber, find_references
+from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references
 from regelwerk.ingest.model.releases import release_date
 
 Fields = dict[str, Any]
@@ -216,6 +217,23 @@ def consequence_factor(f: Fields) -> float:
     return CONSEQUENCE if _CONSEQUENCE_RULE.match(str(f.get("text") or "")) else 1.0
 
 
+#: A question's hit from further down its rule weighs less: a rule's first subrules state it
+#: ("702.19b": trample's damage goes through), the later ones its corner cases (702.19e:
+#: trample over planeswalkers attacking a removed planeswalker), and a player asks the rule
+#: far more often than a corner. The factor is 1 / (1 + SUBRULE * log(1 + k)) for the k-th
+#: subrule (a: 0), so it flattens down long lists of peers (704.5a-z, the state-based
+#: actions); tuned by ``bench/tune.py`` (0 turns it off).
+SUBRULE = 0.1
+
+
+def generality_factor(f: Fields) -> float:
+    """How early in its rule a rule hit stands (see SUBRULE)."""
+    rn = own_number(f)
+    if rn is None or rn.letter is None:
+        return 1.0
+    return 1.0 / (1.0 + SUBRULE * math.log1p(SUBRULE_LETTERS.index(rn.letter)))
+
+
 def version_rank(version: str | None, language: str | None) -> int:
     """Newest dated release first; English before German at equal dates (the default view)."""
     return release_date(version) * 2 + (language == "en")
@@ -230,7 +248,11 @@ INTENT_CUES: dict[str, frozenset[str]] = {
     "must": frozenset({"must", "required", "requirement", "requirements", "can’t", "can't"}),
     "who": frozenset({"player", "controller", "owner", "chooses", "who"}),
     "count": frozenset({"one", "two", "three", "four", "five", "six", "seven", "ten", "number", "twenty"}),
+    "define": frozenset({"means", "mean", "term", "called", "defined", "definition"}),
 }
+#: "What does sacrifice mean": a rule defining a word speaks as "To sacrifice a permanent, ..."
+#: (701.21a) or "The term dies means ..." (700.4); the first is no cue word (see INTENT_CUES).
+_DEFINES = re.compile(r"^\s*To \w+")
 #: The factor for a hit whose text holds a cue of the question's intent.
 INTENT = 1.2
 _CUE_WORD = re.compile(r"[\w’']+")
@@ -245,6 +267,8 @@ def intent_factor(f: Fields, intents: tuple[str, ...]) -> float:
         return 1.0
     words = set(_CUE_WORD.findall(str(f.get("text") or "").lower()))
     if any(c & words for c in cues) or ("count" in intents and any(w.isdigit() for w in words)):
+        return INTENT
+    if "define" in intents and _DEFINES.match(str(f.get("text") or "")):
         return INTENT
     return 1.0
 

@@ -34,7 +34,7 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from regelwerk.index.search.analysis import MAX_WORD, english, german
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
-from regelwerk.ingest.model.numbers import RuleNumber, lineage
+from regelwerk.ingest.model.numbers import RuleNumber, find_references, lineage
 from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search14-units-examples-scope"
+INDEX_SALT = "search15-units-glossed"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -157,17 +157,53 @@ def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurr
         titles: dict[tuple[str | None, str], Section] = {
             (s.number, s.language): s for s in parsed.sections if s.number
         }
+        glossed = _glossed(parsed.glossary, titles)
         for s in parsed.sections:
             if s.kind not in ("front", "credits", "chapter"):
-                yield d.id, s.position, _section_record(d, s, titles, numbers)
+                record = _section_record(d, s, titles, numbers)
+                gloss = glossed.get((s.number, s.language))
+                if gloss:
+                    key = f"sect_{s.language}"
+                    record[key] = " ".join(filter(None, [record.get(key), *gloss]))
+                yield d.id, s.position, record
         for g in parsed.glossary:
             yield d.id, 100000 + g.position, _glossary_record(g)
+
+
+#: `unit_key`'s JSON, made once (``json.dumps`` with options builds an encoder per call, and
+#: indexing the archive keys 300,000 records).
+_KEY_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+#: A glossary entry names the rules it explains in its first this many references.
+GLOSSED_CITES = 2
+
+
+def _glossed(
+    glossary: Iterable[GlossaryEntry], titles: dict[tuple[str | None, str], Section]
+) -> dict[tuple[str | None, str], list[str]]:
+    """``(rule number, language) -> the terms of the glossary entries citing it``.
+
+    The glossary names in a player's words what a rule is about ("Dies" for 700.4, "Summoning
+    Sickness Rule" for 302.6, "Legend Rule" for 704.5j), so its term joins the section-titles
+    field (``sect``) of the rules it cites; that field counts for questions only. (The whole
+    definition there scored lower on the dev questions: its words are the rule's own.) A
+    cited heading ("See rule 701.21", "701.21. Sacrifice") passes the entry to its first
+    subrule, which says what the heading names.
+    """
+    out: dict[tuple[str | None, str], list[str]] = {}
+    for g in glossary:
+        for n in find_references(g.text)[:GLOSSED_CITES]:
+            head = titles.get((n, g.language))
+            if head is not None and (head.text or "").strip() == (head.title or "").strip():
+                n = f"{n}a"
+            if (n, g.language) in titles:
+                out.setdefault((n, g.language), []).append(g.term)
+    return out
 
 
 def unit_key(record: dict[str, Any]) -> str:
     """The identity of a unit: a hash of every field it is indexed and shown with."""
     body = {k: v for k, v in record.items() if k not in ("key", "uid", "order") and v}
-    return hashlib.sha1(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+    return hashlib.sha1(_KEY_JSON.encode(body).encode("utf-8")).hexdigest()
 
 
 def number_order(number: str | None) -> int:
@@ -182,10 +218,10 @@ def number_order(number: str | None) -> int:
     return (rn.section * 10000 + (rn.rule or 0)) * 100 + letter
 
 
-def document_fields(record: dict[str, Any], names: set[str]) -> dict[str, Any]:
-    """The whoosh document of a unit record (its key and order filled in)."""
+def document_fields(record: dict[str, Any], names: set[str], key: str | None = None) -> dict[str, Any]:
+    """The whoosh document of a unit record (its key, unless given, and order filled in)."""
     out = {k: v for k, v in record.items() if v is not None and k in names}
-    out["key"] = unit_key(record)
+    out["key"] = key or unit_key(record)
     out["order"] = number_order(record.get("number"))
     return out
 

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 FUZZY_CUTOFF = 75.0
 #: Rank of each way of matching at equal score (lower first).
 _HOW_ORDER = {"exact": 0, "sense": 1, "synonym": 2, "card": 3, "inflection": 4, "fuzzy": 5}
-#: Version of the vocabulary's JSON shape (`Vocabulary.to_json`); bump ``keyword_index.SCHEMA``
-#: with it, so stored vocabularies are rebuilt.
+#: Version of the vocabulary's JSON shape (`Vocabulary.to_json`): part of the keyword links'
+#: salt, so stored vocabularies are rebuilt when it changes.
 SCHEMA = 1
 
 

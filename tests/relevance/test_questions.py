@@ -4,8 +4,9 @@ answers the dev questions at least as well as it did when this was written.
 The dev set (``questions.tsv``, see ``bench/questions.py``) was written before any tuning; a
 wrong expectation would skew every score measured on it, so each one is checked here against
 the 2026-04-17 CR: every expected number exists and the first one's text mentions the check
-word. The floors sit a little under the scores reached on the dev split (German MRR@10 0.61,
-hit@3 0.69; English 0.67 / 0.70, FTS5 0.53, so 1.26x); the held-out split is only reported
+word. The floors sit a little under the scores reached on the dev split, now with the players'
+questions (``players.tsv``) beside ``questions.tsv``'s dev rows (German MRR@10 0.61, hit@3 0.66;
+English 0.64 / 0.68, FTS5 0.46, so 1.4x); the held-out split is only reported
 (``python bench/questions.py --split held``), never tested, so nothing is tuned on it; so is
 the fresh held-out set (``fresh.tsv``, ``--split fresh``), whose answers are checked here too.
 """
@@ -29,9 +30,9 @@ DEV = [q for q in ALL if q.split == "dev"]
 #: The fresh held-out set: its answers are checked here, its scores only reported.
 FRESH = load_questions(split="fresh")
 #: (MRR@10, hit@3) floors per language on the dev split.
-FLOORS = {"de": (0.57, 0.65), "en": (0.63, 0.66)}
+FLOORS = {"de": (0.59, 0.63), "en": (0.61, 0.65)}
 #: English MRR at least this many times FTS5's on the same questions.
-OVER_FTS5 = 1.2
+OVER_FTS5 = 1.3
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +41,14 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
 
 
 def test_the_set_is_big_enough_and_split() -> None:
-    langs = Counter(q.lang for q in ALL)
-    assert len(ALL) >= 120 and langs["de"] >= 70
-    held = Counter(q.lang for q in ALL if q.split == "held")
+    first = [q for q in ALL if q.source == "questions.tsv"]  # the set the issue asked for
+    langs = Counter(q.lang for q in first)
+    assert len(first) >= 120 and langs["de"] >= 70
+    held = Counter(q.lang for q in first if q.split == "held")
     for lang, n in langs.items():
         assert 0.25 <= held[lang] / n <= 0.35, (lang, held[lang], n)
     assert {q.split for q in ALL} == {"dev", "held"}
+    assert {q.split for q in ALL if q.source == "players.tsv"} == {"dev"}
     assert len({q.case.query for q in ALL}) == len(ALL), "a question is in the set twice"
 
 
