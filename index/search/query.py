@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from whoosh import query as wq
 from whoosh.query.qcore import QueryError
 
-from regelwerk.index.rules.lookup import keyword_links
 from regelwerk.index.search import concepts, rerank
 from regelwerk.index.search.analysis import DE_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
@@ -154,6 +153,8 @@ class SearchEngine:
 
     def links(self) -> KeywordIndex:
         if self._links is None:
+            from regelwerk.index.rules.lookup import keyword_links  # only words to translate need it
+
             self._links = keyword_links(self.library)
         return self._links
 
