@@ -150,3 +150,91 @@ def test_forget_takes_its_units_along(
     assert _state(tmp_path / "grown") == _state(tmp_path / "fresh")
     assert _rules(tmp_path / "grown") == _rules(tmp_path / "fresh")
     assert grown.search("shuffle their")["hits"][0]["version"] == "2020-02-01"
+
+
+def test_the_default_scope_has_segments_of_its_own_and_every_docnum_is_right(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from whoosh import index as whoosh_index
+
+    from regelwerk.index.search.segments import is_default
+
+    home = tmp_path / "home"
+    library = _grown(home, files, monkeypatch)
+    folder = _search_dir(home)
+    con = sqlite3.connect(folder / FILE)
+    try:
+        docnums = dict(con.execute("SELECT uid, docnum FROM units"))
+    finally:
+        con.close()
+    kinds = []
+    with whoosh_index.open_dir(str(folder)).reader() as reader:
+        for leaf, _ in reader.leaf_readers():
+            alive = [n for n in range(leaf.doc_count_all()) if not leaf.is_deleted(n)]
+            live = {leaf.stored_fields(n)["uid"] for n in alive}
+            default = is_default(leaf)
+            kinds.append(default)
+            marked = {int(leaf.stored_fields(n)["uid"]) for n in leaf.postings("scope", "default").all_ids()
+                      if not leaf.is_deleted(n)} if default else set()
+            # a default segment holds default units only; no other segment holds any
+            assert live == marked or not default
+        for uid, docnum in docnums.items():
+            assert reader.stored_fields(docnum)["uid"] == uid and not reader.is_deleted(docnum)
+    assert True in kinds and False in kinds
+    # skipping the other segments changes nothing a plain search finds, nor its scores
+    from regelwerk.index.search import segments
+
+    plain = library.search("shuffle decks")
+    monkeypatch.setattr(segments.ScopedSearcher, "leaf_searchers", segments.Searcher.leaf_searchers)
+    library = _library(home, monkeypatch)
+    assert library.search("shuffle decks") == plain
+
+
+class _Segment:
+    def __init__(self, docs: int, deleted: int = 0) -> None:
+        self.docs, self.deleted = docs, deleted
+
+    def doc_count_all(self) -> int:
+        return self.docs
+
+    def deleted_count(self) -> int:
+        return self.deleted
+
+
+def test_merges_compact_sparse_default_segments_and_bound_their_number() -> None:
+    from regelwerk.index.search.segments import MAX_SEGMENTS, _to_merge
+
+    dense = [_Segment(1000, 10), _Segment(100)]
+    assert _to_merge(dense, default=True) == []
+    sparse = [_Segment(1000, 400), _Segment(100)]
+    assert _to_merge(sparse, default=True) == sparse
+    assert _to_merge(sparse, default=False) == []  # other units' deletions do not count
+    many = [_Segment(5000), *(_Segment(10) for _ in range(MAX_SEGMENTS))]
+    assert _to_merge(many, default=False) == many[1:]
+
+
+def test_adding_a_release_links_only_it_and_links_as_a_fresh_build_does(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from regelwerk.index.linking import keyword_index
+
+    reads: list[str] = []
+    body = keyword_index._body
+
+    def counted(path: Path, sha: str, load: object) -> object:
+        reads.append(sha)
+        return body(path, sha, load)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(keyword_index, "_body", counted)
+    grown = _library(tmp_path / "grown", monkeypatch)
+    grown.ingest(files[:2])
+    reads.clear()
+    grown.ingest(files[2:])
+    assert reads == []  # the older releases' findings were kept; none was read again
+    fresh = _library(tmp_path / "fresh", monkeypatch)
+    fresh.ingest(files)
+
+    def links(home: Path) -> object:
+        return json.loads((_search_dir(home, "keywords") / "keywords.json").read_text(encoding="utf-8"))
+
+    assert links(tmp_path / "grown") == links(tmp_path / "fresh")

@@ -235,9 +235,14 @@ def test_cli_unknown_version_is_an_error_envelope(library: Corpus, monkeypatch: 
 
 def test_plain_search_imports_no_query_parser_or_fuzzy_matcher(library: Corpus) -> None:
     """A plain-word ``regelwerk search`` in a fresh process loads neither whoosh's query parser
-    (only queries with syntax need it) nor rapidfuzz (only misspelt words do)."""
+    (only queries with syntax need it) nor rapidfuzz (only misspelt words do), nor what only
+    building the index needs (the records' dataclasses, rule lookup), nor keyword linking (a
+    word the index knows needs no translation), nor what whoosh imports for nothing
+    (``ingest.model.lean_whoosh``)."""
     SearchEngine(library).close()  # the index exists, as after any first search
-    heavy = ("whoosh.qparser", "rapidfuzz", "msgspec", "regelwerk.engine", "bs4")
+    heavy = ("whoosh.qparser", "rapidfuzz", "msgspec", "regelwerk.engine", "bs4",
+             "regelwerk.ingest.model.records", "regelwerk.index.rules", "regelwerk.index.linking",
+             "asyncio", "urllib.request", "ssl")
     stdout, loaded = cli_imports(library.home, ["search", "banding"], heavy)
     assert "702.22" in stdout
     assert loaded == []

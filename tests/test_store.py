@@ -110,3 +110,27 @@ def test_publishing_shows_nothing_until_the_commit_and_nothing_after_a_failure(t
     with store.publishing():
         store.remove("a")
     assert Store(tmp_path).ids() == ["b"] and not store.record_path("a").exists()
+
+
+def test_records_are_stored_compressed_and_a_flipped_bit_is_damage(tmp_path: Path) -> None:
+    import gzip
+    import json
+
+    from regelwerk.ingest.model.errors import StoreError
+
+    text = " ".join(["Banding is a static ability that modifies the rules for combat."] * 200)
+    store = Store(tmp_path)
+    store.put(_doc("a", "1", text))
+    path = store.record_path("a")
+    raw = path.read_bytes()
+    assert len(raw) * 5 < len(json.dumps(_doc("a", "1", text).to_dict()))
+    assert Store(tmp_path).get("a") == _doc("a", "1", text)
+    # a record as older versions wrote it (plain JSON) still reads
+    path.write_text(gzip.decompress(raw).decode("utf-8"), encoding="utf-8")
+    assert Store(tmp_path).get("a") == _doc("a", "1", text)
+    # a flipped bit inside the compressed text fails gzip's CRC: named damage, never wrong text
+    flipped = bytearray(raw)
+    flipped[len(raw) // 2] ^= 0x04
+    path.write_bytes(bytes(flipped))
+    with pytest.raises(StoreError, match="record of 'a' is damaged"):
+        Store(tmp_path).get("a")

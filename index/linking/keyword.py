@@ -79,7 +79,9 @@ class Keyword(Record):
     number: str = ""
     source: str = ""  # the term table's source column: seed / official / known
     rules: tuple[RuleRef, ...] = ()
-    glossary: tuple[TextRef, ...] = ()  # CR glossary entries, newest release first
+    #: CR glossary entries, newest release first, each text once (from the newest release that
+    #: has it: an entry unchanged over a hundred releases is one)
+    glossary: tuple[TextRef, ...] = ()
     seed_entries: tuple[TextRef, ...] = ()  # German glossary pages' entries
     reminders: tuple[TextRef, ...] = ()
     cards: tuple[CardRef, ...] = ()

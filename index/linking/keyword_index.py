@@ -23,25 +23,25 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.linking.keyword import CardRef, Era, Keyword
-from regelwerk.index.linking.link import Linked, excerpt_numbers, link_releases, release_from, release_lookups
-from regelwerk.index.terms.aliases import load_aliases
-from regelwerk.index.terms.shipped import load_terms, stamp
-from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact
-from regelwerk.ingest.model.numbers import RuleNumber
-from regelwerk.ingest.model.releases import CR_KINDS
-from regelwerk.ingest.model.stemming import StemIndex
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from regelwerk.index.linking.keyword import CardRef, Era, Keyword
+    from regelwerk.index.linking.link import Linked
     from regelwerk.index.store.corpus import Corpus
+    from regelwerk.ingest.model.records import ParsedDocument
 
 #: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
-SCHEMA = 5
+SCHEMA = 6
 #: Linking's lookups of each release (``_lookups``), beside the per-fingerprint artefacts.
 LOOKUPS = "releases.sqlite"
 ARTEFACT = "keywords"
 _FILE = "keywords.json"
+#: Every name of a keyword or card, for ``term`` (``terms.lookup.Vocabulary``), written beside
+#: the records at build time so a cold lookup reads only the names.
+VOCABULARY = "vocabulary.json"
 
 #: A word shorter than this is matched as written only, never by its stem.
 _MIN_STEMMED = 4
@@ -51,6 +51,9 @@ class KeywordIndex:
     """Lookups over one linking result. Immutable; cheap to share."""
 
     def __init__(self, linked: Linked) -> None:
+        from regelwerk.index.terms.aliases import load_aliases
+        from regelwerk.ingest.model.stemming import StemIndex
+
         self.linked = linked
         self._by_id = {k.id: k for k in linked.keywords}
         self._versions = dict(linked.versions)
@@ -89,6 +92,8 @@ class KeywordIndex:
 
     def excerpt_numbers(self, document: str) -> dict[int, str]:
         """``{section position: number}`` for a document whose numbers were lost."""
+        from regelwerk.index.linking.link import excerpt_numbers
+
         return excerpt_numbers(self.linked, document)
 
     # lookups --------------------------------------------------------------------------------
@@ -105,6 +110,9 @@ class KeywordIndex:
         document already uses the newest numbering. With no CR ingested, the term table's
         numbers (generated from the newest CR the project knows) stand in for it.
         """
+        from regelwerk.ingest.model.errors import InvalidRuleNumber
+        from regelwerk.ingest.model.numbers import RuleNumber
+
         try:
             rn = RuleNumber.parse(number)
         except InvalidRuleNumber:
@@ -186,67 +194,139 @@ class KeywordIndex:
         return []
 
 
+_TABLE = f"releases{SCHEMA}"
+
+
 def _lookups(library: Corpus, releases: list[dict[str, Any]]) -> list[Any]:
     """Linking's lookups of each release, from ``linking/releases.sqlite`` (keyed by the
-    release's sha256 and SCHEMA, so they never go stale), computing the missing ones."""
+    release's sha256 and SCHEMA, so they never go stale), computing the missing ones.
+
+    A row holds a release's keyword headings (read every time), the rest of its lookups (read
+    only for keywords the release has not seen, see ``link._Release.link``) and what each
+    keyword had in it; `_keep` writes back what a build learned."""
+    from regelwerk.index.linking.link import release_from, release_lookups
+
     path = library.home / "linking" / LOOKUPS
     path.parent.mkdir(parents=True, exist_ok=True)
     con = sqlite3.connect(path)
     out = []
     try:
         con.execute(
-            "CREATE TABLE IF NOT EXISTS lookups (sha256 TEXT, schema INTEGER, data BLOB, "
-            "PRIMARY KEY (sha256, schema))"
+            f"CREATE TABLE IF NOT EXISTS {_TABLE} "
+            "(sha256 TEXT PRIMARY KEY, headings BLOB, body BLOB, known BLOB)"
         )
         for s in releases:
             load = functools.partial(library.store.get, str(s["id"]))
-            row = con.execute(
-                "SELECT data FROM lookups WHERE sha256 = ? AND schema = ?", (s["sha256"], SCHEMA)
-            ).fetchone()
+            sha = str(s["sha256"])
+            row = con.execute(f"SELECT headings, known FROM {_TABLE} WHERE sha256 = ?", (sha,)).fetchone()
             if row is not None:
                 with contextlib.suppress(ValueError, KeyError, TypeError, zlib.error):
-                    out.append(release_from(json.loads(zlib.decompress(row[0])), load))
+                    rest = functools.partial(_body, path, sha, load)
+                    out.append(release_from(_unpack(row[0]), rest, load, _unpack(row[1])))
                     continue
-            data = release_lookups(load())
-            blob = zlib.compress(json.dumps(data, ensure_ascii=False).encode("utf-8"))
+            release, headings, body = release_lookups(load())
             with con:
-                con.execute("INSERT OR REPLACE INTO lookups VALUES (?, ?, ?)", (s["sha256"], SCHEMA, blob))
-            out.append(release_from(data, load))
+                con.execute(f"INSERT OR REPLACE INTO {_TABLE} VALUES (?, ?, ?, ?)",
+                            (sha, _pack(headings), _pack(body), _pack({})))
+            out.append(release)
     finally:
         con.close()
     return out
+
+
+def _keep(library: Corpus, releases: list[Any]) -> None:
+    """Store what linking learned about releases (each keyword signature's findings)."""
+    learned = [r for r in releases if r.learned]
+    if not learned:
+        return
+    con = sqlite3.connect(library.home / "linking" / LOOKUPS)
+    try:
+        with con:
+            con.executemany(f"UPDATE {_TABLE} SET known = ? WHERE sha256 = ?",
+                            [(_pack(r.known), r.document.sha256) for r in learned])
+    finally:
+        con.close()
+
+
+def _body(path: Path, sha: str, load: Callable[[], ParsedDocument]) -> dict[str, Any]:
+    """The rest of a release's lookups, read when a keyword it has not seen needs them; from
+    its document again if the stored ones are gone or damaged."""
+    try:
+        con = sqlite3.connect(path)
+        try:
+            row = con.execute(f"SELECT body FROM {_TABLE} WHERE sha256 = ?", (sha,)).fetchone()
+        finally:
+            con.close()
+        if row is not None:
+            data: dict[str, Any] = _unpack(row[0])
+            return data
+    except (sqlite3.Error, ValueError, zlib.error):
+        pass
+    from regelwerk.index.linking.link import release_lookups
+
+    return release_lookups(load())[2]
+
+
+def _pack(data: Any) -> bytes:
+    return zlib.compress(json.dumps(data, ensure_ascii=False).encode("utf-8"))
+
+
+def _unpack(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob))
 
 
 #: Loaded indexes by path (an artefact's files never change once it is in place).
 _LOADED: dict[Path, KeywordIndex] = {}
 
 
-def _load(path: Path) -> KeywordIndex:
+def load_index(path: Path) -> KeywordIndex:
+    """The keyword index stored in artefact folder `path` (see `keyword_artefact`)."""
     found = _LOADED.get(path)
     if found is None:
+        from regelwerk.index.linking.link import Linked
+
         linked = Linked.from_dict(json.loads((path / _FILE).read_text(encoding="utf-8")))
         found = _LOADED[path] = KeywordIndex(linked)
     return found
 
 
 def keyword_index(library: Corpus) -> KeywordIndex:
-    """The linked keywords of `library`'s documents, built on first use per fingerprint.
+    """The linked keywords of `library`'s documents, built on first use per fingerprint."""
+    return load_index(keyword_artefact(library))
+
+
+def keyword_artefact(library: Corpus) -> Path:
+    """The folder of `library`'s keyword links (records and `VOCABULARY`), built on first use
+    per fingerprint, term tables and aliases.
 
     What linking reads of each English release is kept per release's bytes (`_lookups`), so
     a build reads only the releases it has not seen and the small other documents."""
+    from regelwerk.index.terms import lookup
+    from regelwerk.index.terms.aliases import stamp as aliases_stamp
+    from regelwerk.index.terms.shipped import stamp
+
     store = library.store
 
     def build(tmp: Path) -> None:
+        from regelwerk.index.linking.link import link_releases
+        from regelwerk.index.terms.shipped import load_terms
+        from regelwerk.ingest.model.releases import CR_KINDS
+
         summaries = store.summaries()
         releases = [s for s in summaries if s["kind"] in CR_KINDS and s["language"] == "en"]
         others = [store.get(str(s["id"])) for s in summaries if s not in releases]
         order = [str(s["id"]) for s in summaries]
-        linked = link_releases(_lookups(library, releases), others, load_terms(), order)
+        lookups = _lookups(library, releases)
+        linked = link_releases(lookups, others, load_terms(), order)
+        _keep(library, lookups)
         (tmp / _FILE).write_text(json.dumps(linked.to_dict(), ensure_ascii=False), encoding="utf-8")
-        built.append(linked)
+        index = KeywordIndex(linked)
+        (tmp / VOCABULARY).write_text(lookup.Vocabulary.of(index).to_json(), encoding="utf-8")
+        built.append(index)
 
-    built: list[Linked] = []
-    path = store.derived(ARTEFACT, build, salt=f"kw{SCHEMA}-{stamp()}")
+    built: list[KeywordIndex] = []
+    salt = f"kw{SCHEMA}-terms{lookup.SCHEMA}-{stamp()}-{aliases_stamp()}"
+    path = store.derived(ARTEFACT, build, salt=salt)
     if built and path not in _LOADED:  # the builder just made it: no need to read it back
-        _LOADED[path] = KeywordIndex(built[0])
-    return _load(path)
+        _LOADED[path] = built[0]
+    return path

@@ -187,7 +187,8 @@ class Chain:
         #: (old id, new id) -> the steps' rows; made Steps on first use (the archive has 230,000)
         self.rows = rows
         self.steps: dict[tuple[str, str], list[Step]] = {}
-        self._fates: dict[str, dict[int, Fate]] | None = None
+        self._fates: dict[str, dict[int, Fate]] = {}  # per release, filled by `_fates_of`
+        self._index = {r.id: i for i, r in enumerate(self.releases)}
 
     @classmethod
     def load(cls, path: Path, chain: Sequence[Release]) -> Chain:
@@ -214,35 +215,46 @@ class Chain:
 
     def fates(self) -> dict[str, dict[int, Fate]]:
         """``{document id: {position: Fate}}`` for every numbered rule of every release."""
-        if self._fates is None:
-            out: dict[str, dict[int, Fate]] = {}
-            if self.releases:
-                out[self.releases[-1].id] = {}  # the newest: filled lazily by `fate`
-            for older, newer in reversed(pairs_of(self.releases)):
-                ahead = out.get(newer.id, {})
-                here: dict[int, Fate] = {}
-                for change, old_pos, _, new_pos, new_number, _ in self.rows.get((older.id, newer.id), ()):
-                    if old_pos is None or change == "split":
-                        continue
-                    if change == "removed" or new_pos is None:
-                        here[old_pos] = Fate(None, newer.version)
-                    elif newer is self.releases[-1]:
-                        here[old_pos] = Fate(new_number)
-                    else:
-                        here[old_pos] = ahead.get(new_pos, Fate(None, None))
-                out[older.id] = here
-            self._fates = out
-        return self._fates
+        if self.releases:
+            self._fates_of(0)
+        return dict(self._fates)
+
+    def _fates_of(self, index: int) -> dict[int, Fate]:
+        """The fates of release `index`'s rules, walking back from the newest only as far as
+        it: adding a release asks for the previous newest one, which needs one pair, not all."""
+        out = self._fates
+        known = out.get(self.releases[index].id)
+        if known is not None:
+            return known
+        newest = self.releases[-1]
+        out.setdefault(newest.id, {})  # the newest's rules are where they are (see `fate`)
+        for i in range(len(self.releases) - 2, index - 1, -1):
+            older, newer = self.releases[i], self.releases[i + 1]
+            if older.id in out:
+                continue
+            ahead = out.get(newer.id, {})
+            here: dict[int, Fate] = {}
+            for change, old_pos, _, new_pos, new_number, _ in self.rows.get((older.id, newer.id), ()):
+                if old_pos is None or change == "split":
+                    continue
+                if change == "removed" or new_pos is None:
+                    here[old_pos] = Fate(None, newer.version)
+                elif newer is newest:
+                    here[old_pos] = Fate(new_number)
+                else:
+                    here[old_pos] = ahead.get(new_pos, Fate(None, None))
+            out[older.id] = here
+        return out[self.releases[index].id]
 
     def fate(self, doc_id: str, position: int, number: str) -> Fate | None:
         """Where rule `number` at `position` of `doc_id` lives today; None if `doc_id` is not in
         the chain (or no lineage is known for it)."""
         if self.releases and doc_id == self.releases[-1].id:
             return Fate(number)
-        known = self.fates().get(doc_id)
-        if known is None:
+        index = self._index.get(doc_id)
+        if index is None:
             return None
-        return known.get(position)
+        return self._fates_of(index).get(position)
 
 
 __all__ = ["FILE", "Chain", "Fate", "Release", "chain_of", "missing_pairs", "prune", "read_only", "update"]

@@ -152,20 +152,54 @@ class _Head(NamedTuple):
     bare: str  # the heading text a 701/702 rule without a title has ("For Mirrodin!"), else ""
 
 
+class _Body(NamedTuple):
+    """What linking reads of a release beyond its keyword headings: read back only for drafts
+    the release has not been linked with before (see `_Release.link`)."""
+
+    titles: dict[str, str]  # fold(title) -> number of any titled section or rule
+    glossary: dict[str, Sequence[Any]]  # fold(term) -> (head, text, refs), or that as JSON's list
+    ability_words: tuple[str, str] | None  # (number, text) of the subrule listing them
+    #: number -> its heading: a `_Head`, or as stored its JSON list, made a `_Head` by `head`
+    by_number: dict[str, Sequence[Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "titles": self.titles,
+            "glossary": {k: [h, t, list(r)] for k, (h, t, r) in self.glossary.items()},
+            "ability_words": self.ability_words and list(self.ability_words),
+            "by_number": {k: list(h) for k, h in self.by_number.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> _Body:
+        words = data["ability_words"]
+        return cls(dict(data["titles"]), dict(data["glossary"]),
+                   (str(words[0]), str(words[1])) if words else None, dict(data["by_number"]))
+
+
 @dataclass
 class _Release:
     """The lookups linking needs from one dated CR release. Built once per release's bytes
-    and kept (``to_dict``, see ``keyword_index``), so linking a new release reads only it."""
+    and kept (``to_dict``, see ``keyword_index``), so linking a new release reads only it.
+
+    What each keyword has in the release is kept too (`known`, by the keyword's signature), so
+    a release linked before costs a dictionary lookup per keyword, and its `_Body` is read only
+    for keywords it has not seen (a term-table change, a keyword a newer release brought)."""
 
     document: Document
     headings: dict[str, _Head]  # fold(keyword title) -> 701/702 heading rule
-    titles: dict[str, str]  # fold(title) -> number of any titled section or rule
-    glossary: dict[str, tuple[str, str, tuple[str, ...]]]  # fold(term) -> (head, text, refs)
-    ability_words: tuple[str, str] | None  # (number, text) of the subrule listing them
-    by_number: dict[str, _Head]
     keyword_kinds: dict[str, str]  # fold(keyword title) -> "keyword_action" / "keyword_ability"
+    #: The other lookups, or how to read them.
+    body: _Body | Callable[[], _Body]
     #: The whole document, for matching an excerpt's text (read only then).
     load: Callable[[], ParsedDocument] | None = None
+    #: keyword signature -> [number, glossary (head, text) or None, heading title, position]
+    known: dict[str, list[Any]] = field(default_factory=dict)
+    #: Whether `known` grew by what only the body could say (the caller keeps it).
+    learned: bool = False
+    #: The folded glossary terms, one per line, where the body is not read yet: a keyword a
+    #: newer release brought is then found absent without reading it.
+    glossary_names: str | None = None
 
     @property
     def id(self) -> str:
@@ -178,11 +212,28 @@ class _Release:
     def sections(self) -> tuple[Section, ...]:
         return self.load().sections if self.load is not None else ()
 
+    def lookups(self) -> _Body:
+        if not isinstance(self.body, _Body):
+            self.body = self.body()
+        return self.body
+
+    @property
+    def titles(self) -> dict[str, str]:
+        return self.lookups().titles
+
+    @property
+    def glossary(self) -> dict[str, Sequence[Any]]:
+        return self.lookups().glossary
+
+    @property
+    def ability_words(self) -> tuple[str, str] | None:
+        return self.lookups().ability_words
+
     @classmethod
     def of(cls, parsed: ParsedDocument) -> _Release:
         headings: dict[str, _Head] = {}
         titles: dict[str, str] = {}
-        by_number: dict[str, _Head] = {}
+        by_number: dict[str, Sequence[Any]] = {}
         ability_words = None
         keyword_sections = {
             s.number: kind
@@ -204,37 +255,64 @@ class _Release:
                     keyword_kinds.setdefault(fold(title), section)
             if ability_words is None and s.kind == "subrule" and _ABILITY_WORD_LIST in s.text:
                 ability_words = (s.number, s.text)
-        glossary: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        glossary: dict[str, Sequence[Any]] = {}
         for g in parsed.glossary:
             for term in g.terms:
                 glossary.setdefault(fold(term), (g.term, g.text, g.references))
-        return cls(parsed.document, headings, titles, glossary, ability_words, by_number, keyword_kinds,
-                   lambda: parsed)
+        body = _Body(titles, glossary, ability_words, by_number)
+        return cls(parsed.document, headings, keyword_kinds, body, lambda: parsed)
 
     def to_dict(self) -> dict[str, Any]:
-        def heads(table: dict[str, _Head]) -> dict[str, list[Any]]:
-            return {k: [h.number, h.title, h.position, h.bare] for k, h in table.items()}
-
+        """The headings part (`lookups` gives the rest: ``_Body.to_dict``)."""
         return {
-            "document": self.document.to_dict(), "headings": heads(self.headings), "titles": self.titles,
-            "glossary": {k: [h, t, list(r)] for k, (h, t, r) in self.glossary.items()},
-            "ability_words": self.ability_words and list(self.ability_words),
-            "by_number": heads(self.by_number), "keyword_kinds": self.keyword_kinds,
+            "document": self.document.to_dict(),
+            "headings": {k: list(h) for k, h in self.headings.items()},
+            "keyword_kinds": self.keyword_kinds,
+            "glossary_names": "\n".join(self.glossary),
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], load: Callable[[], ParsedDocument] | None = None) -> _Release:
-        def heads(table: dict[str, list[Any]]) -> dict[str, _Head]:
-            make = _Head._make
-            return {k: make(v) for k, v in table.items()}
+    def from_dict(
+        cls,
+        data: dict[str, Any],
+        body: _Body | Callable[[], _Body],
+        load: Callable[[], ParsedDocument] | None = None,
+        known: dict[str, list[Any]] | None = None,
+    ) -> _Release:
+        make = _Head._make
+        headings = {k: make(v) for k, v in data["headings"].items()}
+        return cls(Document.from_dict(data["document"]), headings, dict(data["keyword_kinds"]), body, load,
+                   dict(known or {}), glossary_names=data.get("glossary_names"))
 
-        words = data["ability_words"]
-        return cls(
-            Document.from_dict(data["document"]), heads(data["headings"]), dict(data["titles"]),
-            {k: (h, t, tuple(r)) for k, (h, t, r) in data["glossary"].items()},
-            (str(words[0]), str(words[1])) if words else None,
-            heads(data["by_number"]), dict(data["keyword_kinds"]), load,
-        )
+    def link(self, draft: _Draft, name: str) -> list[Any]:
+        """What `draft` (folded name `name`) has here: ``[number or None, glossary (head, text)
+        or None, heading title, heading position]``, from `known` when the release has seen a
+        keyword of this signature before."""
+        sig = f"{draft.kind}\0{draft.en}\0{name}\0{draft.number}"
+        found = self.known.get(sig)
+        if found is None and self._absent(draft, name):
+            found = self.known[sig] = [None, None, "", None]  # cheap to say again: not kept
+        if found is None:
+            number = self.number_of(draft, name)
+            entry = self.glossary.get(name)
+            heading = self.head(number) if number is not None else None
+            found = self.known[sig] = [
+                number,
+                [entry[0], entry[1]] if entry is not None else None,
+                (heading.title or heading.bare) if heading is not None else "",
+                heading.position if heading is not None else None,
+            ]
+            self.learned = True
+        return found
+
+    def _absent(self, draft: _Draft, name: str) -> bool:
+        """Is keyword `draft` surely absent here, neither a heading nor a glossary term, as far
+        as the headings part says (no body read)?"""
+        if draft.kind not in ("keyword_action", "keyword_ability") or name in self.headings:
+            return False
+        if isinstance(self.body, _Body):
+            return name not in self.body.glossary
+        return self.glossary_names is not None and name not in self.glossary_names.split("\n")
 
     def number_of(self, draft: _Draft, name: str | None = None) -> str | None:
         """`draft`'s number in this release; `name` is its folded name, if known."""
@@ -258,14 +336,19 @@ class _Release:
         entry = self.glossary.get(name)
         if entry is not None:
             if entry[2]:
-                return entry[2][0]
+                return str(entry[2][0])
             see = _SEE.match(entry[1])
             if see and redirects:
                 return self._core_number(fold(see.group(1)), "", redirects - 1)
         # The table number, if this release has a heading there (chapters "4." are not
         # cross-referenced, so a glossary entry citing "section 4" yields no reference).
-        heading = self.by_number.get(table_number)
+        heading = self.head(table_number)
         return table_number if heading is not None and heading.title else None
+
+    def head(self, number: str) -> _Head | None:
+        """The heading of `number` in this release, if it has one."""
+        found = self.lookups().by_number.get(number)
+        return found if found is None or isinstance(found, _Head) else _Head._make(found)
 
 
 def _folded_name(draft: _Draft) -> str:
@@ -379,21 +462,13 @@ class _Linker:
         doc = release.document
         for d in self.drafts.values():
             name = names.get(d.id) or names.setdefault(d.id, _folded_name(d))
-            entry = release.glossary.get(name)
-            if entry is not None:
+            number, entry, title, position = release.link(d, name)
+            if entry is not None and all(g.text != entry[1] for g in d.glossary):  # each text once
                 d.glossary.append(TextRef(doc.id, "en", entry[1], title=entry[0]))
-            number = release.number_of(d, name)
             if number is None:
                 continue
-            heading = release.by_number.get(number)
-            d.rules.append(
-                RuleRef(
-                    doc.id, release.key, "en", number,
-                    title=(heading.title or heading.bare) if heading is not None else "",
-                    position=heading.position if heading is not None else None,
-                    version=doc.version,
-                )
-            )
+            d.rules.append(RuleRef(doc.id, release.key, "en", number, title=title, position=position,
+                                   version=doc.version))
 
     def _link_undated(self, parsed: ParsedDocument) -> None:
         doc = parsed.document
@@ -458,7 +533,7 @@ class _Linker:
         agreeing: list[str] = []
         others: list[str] = []
         for release in self.releases:
-            numbers = {kid: release.number_of(self.drafts[kid]) for kid, _, _ in claims}
+            numbers = {kid: self._number_in(release, kid) for kid, _, _ in claims}
             if all(numbers[kid] == num for kid, num, _ in claims):
                 agreeing.append(release.key)
             else:
@@ -477,6 +552,11 @@ class _Linker:
         era = Era(doc.id, tuple(agreeing), "", current, evidence, tuple(others), basis, table)
         return replace(era, reason=era.explain("en"))
 
+    def _number_in(self, release: _Release, kid: str) -> str | None:
+        d = self.drafts[kid]
+        number: str | None = release.link(d, _folded_name(d))[0]
+        return number
+
     def _release(self, key: str) -> _Release | None:
         return next((r for r in self.releases if r.key == key), None)
 
@@ -486,7 +566,7 @@ class _Linker:
             release = self._release(key)
             if release is None:
                 continue
-            s = release.by_number.get(number)
+            s = release.head(number)
             if s is not None and s.title:
                 return self.by_en.get(compact(s.title))
         if era.current:
@@ -498,7 +578,7 @@ class _Linker:
         if era is not None:
             for key in era.versions:
                 release = self._release(key)
-                number = release.number_of(d) if release is not None else None
+                number = self._number_in(release, kid) if release is not None else None
                 if number is not None:
                     return number, "era"
             if not era.current:
@@ -655,13 +735,21 @@ def link_releases(
     return _Linker(releases, others, rows, order).run()
 
 
-def release_lookups(parsed: ParsedDocument) -> dict[str, Any]:
-    """The JSON of what linking reads of one release (kept per release by ``keyword_index``)."""
-    return _Release.of(parsed).to_dict()
+def release_lookups(parsed: ParsedDocument) -> tuple[_Release, dict[str, Any], dict[str, Any]]:
+    """One release's lookups, and their JSON (headings, the rest) that ``keyword_index`` keeps."""
+    release = _Release.of(parsed)
+    return release, release.to_dict(), release.lookups().to_dict()
 
 
-def release_from(data: dict[str, Any], load: Callable[[], ParsedDocument]) -> _Release:
-    return _Release.from_dict(data, load)
+def release_from(
+    data: dict[str, Any],
+    body: Callable[[], dict[str, Any]],
+    load: Callable[[], ParsedDocument],
+    known: dict[str, list[Any]],
+) -> _Release:
+    """A release's lookups from its kept JSON: the headings `data`, the rest read by `body` on
+    first use, and what each keyword signature had in it (`known`)."""
+    return _Release.from_dict(data, lambda: _Body.from_dict(body()), load, known)
 
 
 def excerpt_numbers(linked: Linked, document: str) -> dict[int, str]:

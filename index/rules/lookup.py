@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import ParsedDocument
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
-RULES_SALT = "rules6"
+RULES_SALT = "rules7"
 
 
 # -- current numbers ----------------------------------------------------------------------
@@ -147,6 +147,7 @@ CREATE TABLE texts (tid INTEGER PRIMARY KEY, hash TEXT UNIQUE, text TEXT, exampl
 CREATE TABLE placed (doc TEXT, position INTEGER, number TEXT, parent TEXT, kind TEXT, title TEXT,
                      language TEXT, current TEXT, removed_in TEXT, tid INTEGER);
 CREATE INDEX placed_number ON placed(number);
+CREATE INDEX placed_position ON placed(doc, position);
 CREATE INDEX placed_parent ON placed(doc, parent);
 CREATE INDEX placed_current ON placed(current);
 CREATE VIEW sections AS
@@ -247,11 +248,18 @@ def _renumber(library: Corpus, con: sqlite3.Connection, kept: set[str]) -> None:
     chain = lineage_chain(library)
     marks = ",".join("?" * len(kept))
     moves = appended_moves(library, chain, kept)
-    if moves is not None:
-        sql = f"SELECT rowid, current FROM placed WHERE doc IN ({marks}) AND current IS NOT NULL"
-        found = con.execute(sql, sorted(kept))
-        changes = [(*moves[c], rowid) for rowid, c in found if c in moves and moves[c] != (c, None)]
-        con.executemany("UPDATE placed SET current = ?, removed_in = ? WHERE rowid = ?", changes)
+    if moves is not None:  # only the numbers that moved, found through the index on `current`
+        moved = [(c, *fate) for c, fate in moves.items() if fate != (c, None)]
+        con.execute("CREATE TEMP TABLE moved (old TEXT PRIMARY KEY, today TEXT, removed_in TEXT)")
+        con.executemany("INSERT INTO moved VALUES (?, ?, ?)", moved)
+        # one statement: a number may be both moved away from and moved to
+        con.execute(
+            "UPDATE placed SET (current, removed_in) = "
+            "(SELECT today, removed_in FROM moved WHERE old = current) "
+            f"WHERE current IN (SELECT old FROM moved) AND doc IN ({marks})",
+            sorted(kept),
+        )
+        con.execute("DROP TABLE moved")
         return
     rows = con.execute(
         f"SELECT rowid, doc, position, number, current, removed_in FROM placed WHERE doc IN ({marks}) "

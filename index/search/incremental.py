@@ -8,13 +8,14 @@ place, so readers keep the previous complete index until then):
    checksum check) is linked in: whoosh never rewrites a segment file (deletions live in its
    table of contents), so linking shares them safely; the membership table is copied;
 2. documents that are gone or changed lose their membership rows; new ones are parsed into
-   units (``whoosh_index.unit_records``) and only units the index lacks are written, as one
-   new segment;
+   units (``whoosh_index.unit_records``) and only units the index lacks are written, as two
+   new segments: the newest release's units apart from the rest (``segments``);
 3. when the chain of English releases changed, every older occurrence's number today is
    looked up again in the rule lineage (no document is read) and the few units whose number
    today moved are written again under their new number;
 4. units nobody refers to any more are deleted; the default scope, the vocabulary and the
-   unit -> whoosh document number map are brought up to date.
+   unit -> whoosh document number map are brought up to date (for the segments after those
+   kept in place only).
 
 Documents outside the release chain (seeds, excerpts, glossary pages) take their numbers from
 keyword linking, which any new document may change, so they are redone on every build; they
@@ -93,7 +94,7 @@ class _Growth:
         self.library = library
         self.ix = ix
         self.con = con
-        codec = W3Codec()
+        self.codec = codec = W3Codec()
         # Per-term length statistics only serve whoosh's block skipping, which our searches
         # turn off; gathering them re-checks the file system for every posting of a field
         # without lengths (a fifth of a build).
@@ -107,6 +108,8 @@ class _Growth:
         self.spell: Counter[str] = Counter()
         self.changed = False
         self.added: set[int] = set()
+        self.default: set[int] = set()  # pending units of the default scope
+        self.pending_keys: dict[int, str] = {}  # their keys, where `_unit` computed them
 
     def run(self) -> None:
         try:
@@ -122,8 +125,7 @@ class _Growth:
             self.writer.cancel()
             raise
         if self.changed:
-            self.writer.commit()
-            self._map_docnums()
+            self._commit()
         else:
             self.writer.cancel()
 
@@ -186,6 +188,7 @@ class _Growth:
             uid = self.keys[key] = self.next_uid
             self.next_uid += 1
             self.pending[uid] = record  # written by `_write_units`, once its scope is known
+            self.pending_keys[uid] = key
             self.con.execute(
                 "INSERT INTO units (uid, docnum, key, language, current, record) VALUES (?, -1, ?, ?, ?, ?)",
                 (uid, key, record.get("language"), record.get("current"), pack(record)),
@@ -275,7 +278,8 @@ class _Growth:
 
     def _write_units(self) -> None:
         """Write the new units, and again the units whose default-scope mark changed: a plain
-        search asks whoosh for ``scope:default`` instead of filtering every match."""
+        search asks whoosh for ``scope:default`` instead of filtering every match. The default
+        ones wait for `_commit`, which gives them a segment of their own."""
         from regelwerk.index.search.whoosh_index import document_fields
 
         want = {uid for (uid,) in self.con.execute(
@@ -291,16 +295,52 @@ class _Growth:
         self.con.executemany(
             "UPDATE units SET dflt = ? WHERE uid = ?", [(int(uid in want), uid) for uid in self.pending]
         )
+        self.default = {uid for uid in self.pending if uid in want}
         for uid, record in sorted(self.pending.items()):
-            scope = "default" if uid in want else "other"
-            self.writer.add_document(uid=uid, scope=scope, **document_fields(record, self.names))
+            if uid not in self.default:
+                fields = document_fields(record, self.names, self.pending_keys.get(uid))
+                self.writer.add_document(uid=uid, scope="other", **fields)
         self.changed = self.changed or bool(self.pending)
 
-    def _map_docnums(self) -> None:
-        """Record each live unit's whoosh document number (a merge of segments renumbers)."""
+    def _commit(self) -> None:
+        """Commit the deletions and the other units, then the default units as a segment of
+        their own (see ``segments``), and record the whoosh document numbers that moved."""
+        from regelwerk.index.search.segments import merge_policy
+        from regelwerk.index.search.whoosh_index import document_fields
+
+        before = self._segment_ids()
+        self.writer.commit(mergetype=merge_policy(default=False))
+        if self.default:
+            writer = self.ix.writer(codec=self.codec, limitmb=WRITER_MB)
+            try:
+                for uid in sorted(self.default):
+                    fields = document_fields(self.pending[uid], self.names, self.pending_keys.get(uid))
+                    writer.add_document(uid=uid, scope="default", **fields)
+            except BaseException:
+                writer.cancel()
+                raise
+            writer.commit(mergetype=merge_policy(default=True))
+        self._map_docnums(before)
+
+    def _segment_ids(self) -> list[str]:
+        return [seg.segment_id() for seg in self.ix._segments()]
+
+    def _map_docnums(self, before: list[str]) -> None:
+        """Record the whoosh document number of each unit whose number changed: those in the
+        segments after the ones this build kept in place (a segment's numbers are its offset
+        plus its own numbers, so only a merge or a new segment moves them)."""
+        kept = 0
+        for old, new in zip(before, self._segment_ids(), strict=False):
+            if old != new:
+                break
+            kept += 1
         with self.ix.reader() as reader:
-            uids = reader.column_reader("uid")
-            pairs = [(n, int(uids[n])) for n in range(reader.doc_count_all()) if not reader.is_deleted(n)]
+            leaves = list(reader.leaf_readers())
+            pairs = []
+            for leaf, offset in leaves[kept:]:
+                uids = leaf.column_reader("uid")
+                live = (n for n in range(leaf.doc_count_all()) if not leaf.is_deleted(n))
+                pairs += [(offset + n, int(uids[n])) for n in live]
         self.con.executemany("UPDATE units SET docnum = ? WHERE uid = ?", pairs)
 
     def _write_scope(self, summaries: dict[str, dict[str, Any]]) -> None:

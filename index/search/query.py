@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from whoosh import query as wq
 from whoosh.query.qcore import QueryError
 
-from regelwerk.index.rules.lookup import keyword_links
 from regelwerk.index.search import concepts, rerank
 from regelwerk.index.search.analysis import DE_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
@@ -121,7 +120,9 @@ class SearchEngine:
         from whoosh import index as whoosh_index
 
         self.index = whoosh_index.open_dir(str(folder))
-        self.searcher = self.index.searcher()
+        from regelwerk.index.search.segments import ScopedSearcher
+
+        self.searcher = ScopedSearcher(self.index.reader(), fromindex=self.index)
         self.schema = self.index.schema
         self.members = Members(folder)
         self._folder = folder
@@ -153,6 +154,8 @@ class SearchEngine:
 
     def links(self) -> KeywordIndex:
         if self._links is None:
+            from regelwerk.index.rules.lookup import keyword_links  # only words to translate need it
+
             self._links = keyword_links(self.library)
         return self._links
 
@@ -170,10 +173,16 @@ class SearchEngine:
     def _run(self, q: Any, limit: int, flt: Any) -> Any:
         """whoosh's best `limit` hits of `q` within `flt`. In the default scope `q` is also
         limited to that scope's units in the index itself: whoosh then skips the other
-        releases' postings instead of scoring every match and dropping it at the filter."""
-        if self._version is None and not self._all_versions:
+        releases' postings instead of scoring every match and dropping it at the filter, and
+        reads only the segments that hold the scope (``segments``)."""
+        default = self._version is None and not self._all_versions
+        if default:
             q = wq.Require(q, wq.Term("scope", "default"))
-        return self.searcher.search(q, limit=limit, filter=flt, optimize=False)
+        self.searcher.default_only = default
+        try:
+            return self.searcher.search(q, limit=limit, filter=flt, optimize=False)
+        finally:
+            self.searcher.default_only = False
 
     def _check_version(self, version: str) -> None:
         """Refuse a version no document has, as ``rule`` does (an empty filter would search all)."""

@@ -31,16 +31,15 @@ from typing import TYPE_CHECKING, Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from regelwerk.index.rules.lookup import current_numbers, keyword_links
 from regelwerk.index.search.analysis import MAX_WORD, english, german
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber, find_references, lineage
-from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
+    from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
 INDEX_SALT = "search15-units-glossed"
@@ -119,6 +118,8 @@ def _numpath(number: str | None) -> str:
 
 def _keyword_names(library: Corpus) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
     """``(document, rule number) -> (English names, German names)`` from linking's keywords."""
+    from regelwerk.index.rules.lookup import keyword_links
+
     out: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for k in keyword_links(library).keywords():
         en = (k.en,)
@@ -133,6 +134,8 @@ def _assigned_numbers(library: Corpus, parsed: ParsedDocument) -> dict[int, tupl
     numbers (the excerpt seed), so its hits say where they live in the CR."""
     if all(s.number for s in parsed.sections if s.kind in ("keyword", "paragraph")):
         return {}
+    from regelwerk.index.rules.lookup import keyword_links
+
     links = keyword_links(library)
     assigned = links.excerpt_numbers(parsed.document.id)
     return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
@@ -144,6 +147,8 @@ Occurrence = tuple[str, int, dict[str, Any]]
 
 def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurrence]:
     """Every indexable section and glossary entry of `docs` as a unit and where it occurs."""
+    from regelwerk.index.rules.lookup import current_numbers
+
     currents = current_numbers(library, docs)
     names = _keyword_names(library)
     for parsed in docs:
@@ -165,6 +170,9 @@ def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurr
             yield d.id, 100000 + g.position, _glossary_record(g)
 
 
+#: `unit_key`'s JSON, made once (``json.dumps`` with options builds an encoder per call, and
+#: indexing the archive keys 300,000 records).
+_KEY_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
 #: A glossary entry names the rules it explains in its first this many references.
 GLOSSED_CITES = 2
 
@@ -195,7 +203,7 @@ def _glossed(
 def unit_key(record: dict[str, Any]) -> str:
     """The identity of a unit: a hash of every field it is indexed and shown with."""
     body = {k: v for k, v in record.items() if k not in ("key", "uid", "order") and v}
-    return hashlib.sha1(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+    return hashlib.sha1(_KEY_JSON.encode(body).encode("utf-8")).hexdigest()
 
 
 def number_order(number: str | None) -> int:
@@ -210,10 +218,10 @@ def number_order(number: str | None) -> int:
     return (rn.section * 10000 + (rn.rule or 0)) * 100 + letter
 
 
-def document_fields(record: dict[str, Any], names: set[str]) -> dict[str, Any]:
-    """The whoosh document of a unit record (its key and order filled in)."""
+def document_fields(record: dict[str, Any], names: set[str], key: str | None = None) -> dict[str, Any]:
+    """The whoosh document of a unit record (its key, unless given, and order filled in)."""
     out = {k: v for k, v in record.items() if v is not None and k in names}
-    out["key"] = unit_key(record)
+    out["key"] = key or unit_key(record)
     out["order"] = number_order(record.get("number"))
     return out
 

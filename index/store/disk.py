@@ -3,7 +3,7 @@
 Layout under the home directory::
 
     store/manifest.json        one entry per document (summary + sha256), replaced atomically
-    store/docs/<id>.json       the ParsedDocument of each document
+    store/docs/<id>.json       the ParsedDocument of each document (gzip'd JSON, see `encode_record`)
     derived/<fingerprint>/     artefacts built from the whole store (keyword links, whoosh index)
     derived/.leases/<key>      readers' shared locks on the versions they use (``leases``)
     lock, build.lock           writers, and builders, hold an exclusive lock here
@@ -150,7 +150,7 @@ def lock_timeout(default: float = BUILD_TIMEOUT) -> float:
         return default
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def _write_atomic(path: Path, text: str | bytes) -> None:
     folder = path.parent
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise StoreError(msg(N_("{path} is damaged ({why}); run `regelwerk doctor --repair`"),
@@ -158,8 +158,8 @@ def _write_atomic(path: Path, text: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -178,6 +178,36 @@ def _dumps(data: Any, indent: int | None = None) -> str:
     except UnicodeEncodeError:
         text = json.dumps(data, ensure_ascii=True, indent=indent)
     return text
+
+
+#: gzip's level for records: the fastest, since a record is written once per ingest and the
+#: text compresses well at any level (the archive's 129 MB of JSON take 25 MB).
+RECORD_LEVEL = 1
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def encode_record(parsed: ParsedDocument) -> bytes:
+    """A record's bytes on disk: its JSON, gzip'd (a CR release is 1.2 MB of JSON, mostly text)."""
+    import gzip
+
+    return gzip.compress(_dumps(parsed.to_dict()).encode("utf-8"), compresslevel=RECORD_LEVEL, mtime=0)
+
+
+def read_record(path: Path) -> ParsedDocument:
+    """The record at `path` (gzip'd JSON, or plain JSON as older versions wrote it). Damage is
+    an OSError or a ValueError (a broken gzip stream is one too: its CRC catches a flipped bit)."""
+    import gzip
+    import zlib
+
+    from regelwerk.ingest.model.records import ParsedDocument
+
+    data = path.read_bytes()
+    if data[:2] == _GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ValueError(f"{path}: not a readable gzip stream ({type(exc).__name__})") from None
+    return ParsedDocument.from_dict(json.loads(data.decode("utf-8")))
 
 
 class Store:
@@ -296,11 +326,9 @@ class Store:
         staged = self._staged.get(doc_id) if self._staged is not None else None
         cached = staged or self._cache.get(doc_id)
         if cached is None:
-            from regelwerk.ingest.model.records import ParsedDocument
-
             path = self.record_path(doc_id)
             try:
-                cached = ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
+                cached = read_record(path)
                 if (cached.document.id, cached.document.sha256) != (doc_id, self.sha256_of(doc_id)):
                     raise ValueError("another document's record")
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -323,7 +351,7 @@ class Store:
         if self._staged is not None:
             self._staged[doc.id] = parsed
         else:
-            _write_atomic(self.record_path(doc.id), _dumps(parsed.to_dict()))
+            _write_atomic(self.record_path(doc.id), encode_record(parsed))
         self.manifest()["documents"][doc.id] = {
             "sha256": doc.sha256,
             "origin": origin,
@@ -376,7 +404,7 @@ class Store:
         one atomic rename, then the records of removed documents."""
         for doc_id, parsed in staged.items():
             if parsed is not None:
-                _write_atomic(self.record_path(doc_id), _dumps(parsed.to_dict()))
+                _write_atomic(self.record_path(doc_id), encode_record(parsed))
         self._save_manifest()
         for doc_id, parsed in staged.items():
             if parsed is None and doc_id not in self.manifest()["documents"]:

@@ -11,11 +11,18 @@ drops derived data that fails its checksums or was left by a killed build, and r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from regelwerk.index.store.disk import CHECKSUMS, TEMP_PREFIX, Store, artefact_problem, discard, real_dir
+from regelwerk.index.store.disk import (
+    CHECKSUMS,
+    TEMP_PREFIX,
+    Store,
+    artefact_problem,
+    discard,
+    read_record,
+    real_dir,
+)
 from regelwerk.ingest.model.errors import RegelwerkError, StoreError, sentence
 from regelwerk.ingest.model.message import N_, Arg, Message, msg
 from regelwerk.ingest.model.records import ParsedDocument
@@ -95,7 +102,7 @@ def _artefact_of(home: Path, why: str) -> Path | None:
 
 
 def _load(path: Path) -> ParsedDocument:
-    return ParsedDocument.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    return read_record(path)
 
 
 def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> Message | None:

@@ -28,26 +28,40 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if f.name in self._nested:
-                out[f.name] = [item.to_dict() for item in value]
+        nested = self._nested
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            if name in nested:
+                out[name] = [item.to_dict() for item in value]
             else:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+                out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
     @classmethod
     def from_dict(cls: type[T], data: dict[str, Any]) -> T:
         kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            if f.name not in data:
+        nested = cls._nested
+        for name in _field_names(cls):
+            if name not in data:
                 continue
-            value = data[f.name]
-            if f.name in cls._nested:
-                kwargs[f.name] = tuple(cls._nested[f.name].from_dict(v) for v in value)
+            value = data[name]
+            if name in nested:
+                kwargs[name] = tuple(nested[name].from_dict(v) for v in value)
             else:
-                kwargs[f.name] = tuple(value) if isinstance(value, list) else value
+                kwargs[name] = tuple(value) if isinstance(value, list) else value
         return cls(**kwargs)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A record type's field names, looked up once (a stored archive holds 300,000 records
+    and ``dataclasses.fields`` builds its answer anew on every call)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 @dataclass(frozen=True)
