@@ -117,7 +117,8 @@ def objective(rr: list[float], questions: list[Question], subset: list[int]) -> 
 
     `rr` may go on past the dev questions with the keyword relevance set's reciprocal ranks
     (`Keyword`): then its question cases count as a third "language" beside German and English,
-    and a setting that takes the whole keyword set below KEYWORD_FLOOR scores nothing.
+    and a setting that takes the whole keyword set below KEYWORD_FLOOR scores below zero, by
+    how far below it is (so a descent starting there still finds its way back above it).
     """
     mrr, hit3 = [], []
     for lang in ("de", "en"):
@@ -127,8 +128,9 @@ def objective(rr: list[float], questions: list[Question], subset: list[int]) -> 
             hit3.append(sum(rr[i] >= 1 / 3 for i in idx) / len(idx))
     if len(rr) > len(questions):
         keyword = rr[len(questions) :]
-        if sum(keyword) / len(keyword) < KEYWORD_FLOOR:
-            return 0.0, 0.0
+        below = KEYWORD_FLOOR - sum(keyword) / len(keyword)
+        if below > 0:
+            return -below, 0.0  # worse than any setting that keeps the floor, nearer is better
         asks = [r for r, c in zip(keyword, Keyword.cases, strict=True) if c.category.endswith("question")]
         mrr.append(sum(asks) / len(asks))
         hit3.append(sum(r >= 1 / 3 for r in asks) / len(asks))
