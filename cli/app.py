@@ -8,10 +8,14 @@ ingesting, whoosh for searching) happen inside the facade methods that need them
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+from typer.main import get_command_name
 
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import Commands, emit
@@ -136,6 +140,35 @@ def _mount() -> None:
 _mount()
 
 
+def _invoked(argv: list[str], env: Mapping[str, str]) -> str | None:
+    """The command `argv` runs, if it can be told before click parses: the first word after
+    the app's own ``--lang X``. None for anything else (help, ``--version``, shell completion,
+    no command at all), which needs the whole app."""
+    if any(name.startswith("_REGELWERK_COMPLETE") for name in env):
+        return None
+    words = iter(argv)
+    for word in words:
+        if word == "--lang":
+            next(words, None)
+        elif not word.startswith("--lang="):
+            return None if word.startswith("-") else word
+    return None
+
+
 def main() -> None:
-    """Console-script entry; errors are mapped to the one envelope by the app's group."""
+    """Console-script entry; errors are mapped to the one envelope by the app's group.
+
+    typer makes a click command of every registered command before it parses a word (reading
+    each one's signature and annotations: a tenth of a cold ``rule``), so when the command is
+    known from the command line only that one is made. Its parsing, help and errors are the
+    same: a command never looks at its siblings. Anything else (``--help``, an unknown or
+    mistyped command, completion) gets the whole app."""
+    wanted = _invoked(sys.argv[1:], os.environ)
+    commands = {c.name or get_command_name(c.callback.__name__): c
+                for c in app.registered_commands if c.callback is not None}
+    if wanted in commands:
+        app.registered_commands = [commands[wanted]]
+        app.registered_groups = []
+    elif wanted in {g.name for g in app.registered_groups}:
+        app.registered_commands = []
     app()

@@ -254,12 +254,11 @@ class Library:
     def term(self, query: str, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
         """``{"query", "matches", "eras"}``: keyword or card matches, best first, and how each
         undated document shown was dated (the reason in the reader's language)."""
-        from regelwerk.index.linking.keyword_index import keyword_index
-        from regelwerk.index.terms.lookup import lookup
+        from regelwerk.index.terms.lookup import lookup, term_vocabulary
 
-        index = keyword_index(self.corpus)
+        vocab = term_vocabulary(self.corpus)  # names only: records are read for the hits
         try:
-            matches = [m.to_dict() for m in lookup(index, query, limit)]
+            matches = [m.to_dict() for m in lookup(vocab, query, limit)]
         except UnknownKeyword:
             matches = []
             cards = self._card_terms(query, limit, matches)
@@ -277,7 +276,7 @@ class Library:
         eras: dict[str, dict[str, Any]] = {}
         for m in matches:
             for ref in m.get("documents", ()):
-                era = index.era(ref["document"])
+                era = vocab.index.era(ref["document"])
                 if era is not None:
                     eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
         return {"query": query.strip(), "matches": matches, "eras": eras}

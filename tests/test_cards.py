@@ -165,12 +165,26 @@ NOT_ON_CARDS = ("whoosh", "rich.console", "rich.table", "msgspec", "bs4", "regel
                 "regelwerk.index.search")
 
 
+#: ... nor, for a card, any keyword record: ``term`` reads the names of the keyword links
+#: (their vocabulary in derived data), and the records only for a keyword or example card hit.
+#: (The records' dataclasses stand for ``linking.keyword`` too, which is made of them.)
+NOT_FOR_A_CARD = ("regelwerk.index.linking.link", "regelwerk.ingest.model.records", "regelwerk.index.rules")
+
+
 @pytest.mark.parametrize("command", ["card", "term"])
 def test_card_answers_import_nothing_heavy(library: Library, command: str) -> None:
     library.term("Tatzelwurm")  # the keyword links exist, as after any ingest of rules
-    stdout, loaded = cli_imports(library.home, [command, "Tatzelwurm"], NOT_ON_CARDS)
+    stdout, loaded = cli_imports(library.home, [command, "Tatzelwurm"], (*NOT_ON_CARDS, *NOT_FOR_A_CARD))
     assert "Craw Wurm / Tatzelwurm" in stdout
     assert loaded == []
+
+
+def test_term_reads_keyword_records_for_a_keyword_hit(library: Library) -> None:
+    """The other side of the above: a keyword's answer loads its records (the test above
+    would pass for a `term` that never loaded them)."""
+    stdout, loaded = cli_imports(library.home, ["term", "Trampelschaden"], NOT_FOR_A_CARD)
+    assert "Trample" in stdout
+    assert "regelwerk.index.linking.link" in loaded
 
 
 def test_card_command_json_and_text(library: Library) -> None:

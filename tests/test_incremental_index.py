@@ -211,3 +211,30 @@ def test_merges_compact_sparse_default_segments_and_bound_their_number() -> None
     assert _to_merge(sparse, default=False) == []  # other units' deletions do not count
     many = [_Segment(5000), *(_Segment(10) for _ in range(MAX_SEGMENTS))]
     assert _to_merge(many, default=False) == many[1:]
+
+
+def test_adding_a_release_links_only_it_and_links_as_a_fresh_build_does(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from regelwerk.index.linking import keyword_index
+
+    reads: list[str] = []
+    body = keyword_index._body
+
+    def counted(path: Path, sha: str, load: object) -> object:
+        reads.append(sha)
+        return body(path, sha, load)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(keyword_index, "_body", counted)
+    grown = _library(tmp_path / "grown", monkeypatch)
+    grown.ingest(files[:2])
+    reads.clear()
+    grown.ingest(files[2:])
+    assert reads == []  # the older releases' findings were kept; none was read again
+    fresh = _library(tmp_path / "fresh", monkeypatch)
+    fresh.ingest(files)
+
+    def links(home: Path) -> object:
+        return json.loads((_search_dir(home, "keywords") / "keywords.json").read_text(encoding="utf-8"))
+
+    assert links(tmp_path / "grown") == links(tmp_path / "fresh")

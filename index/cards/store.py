@@ -19,13 +19,15 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import file_sha256
 from regelwerk.ingest.model.message import N_, msg
-from regelwerk.ingest.model.records import CardSet, OracleCard
+
+if TYPE_CHECKING:
+    from regelwerk.ingest.model.records import CardSet, OracleCard
 
 SCHEMA_VERSION = 1
 

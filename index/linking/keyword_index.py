@@ -23,19 +23,13 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.linking.keyword import CardRef, Era, Keyword
-from regelwerk.index.linking.link import Linked, excerpt_numbers, link_releases, release_from, release_lookups
-from regelwerk.index.terms.aliases import load_aliases
-from regelwerk.index.terms.shipped import load_terms, stamp
-from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact
-from regelwerk.ingest.model.numbers import RuleNumber
-from regelwerk.ingest.model.releases import CR_KINDS
-from regelwerk.ingest.model.stemming import StemIndex
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from regelwerk.index.linking.keyword import CardRef, Era, Keyword
+    from regelwerk.index.linking.link import Linked
     from regelwerk.index.store.corpus import Corpus
     from regelwerk.ingest.model.records import ParsedDocument
 
@@ -45,6 +39,9 @@ SCHEMA = 6
 LOOKUPS = "releases.sqlite"
 ARTEFACT = "keywords"
 _FILE = "keywords.json"
+#: Every name of a keyword or card, for ``term`` (``terms.lookup.Vocabulary``), written beside
+#: the records at build time so a cold lookup reads only the names.
+VOCABULARY = "vocabulary.json"
 
 #: A word shorter than this is matched as written only, never by its stem.
 _MIN_STEMMED = 4
@@ -54,6 +51,9 @@ class KeywordIndex:
     """Lookups over one linking result. Immutable; cheap to share."""
 
     def __init__(self, linked: Linked) -> None:
+        from regelwerk.index.terms.aliases import load_aliases
+        from regelwerk.ingest.model.stemming import StemIndex
+
         self.linked = linked
         self._by_id = {k.id: k for k in linked.keywords}
         self._versions = dict(linked.versions)
@@ -92,6 +92,8 @@ class KeywordIndex:
 
     def excerpt_numbers(self, document: str) -> dict[int, str]:
         """``{section position: number}`` for a document whose numbers were lost."""
+        from regelwerk.index.linking.link import excerpt_numbers
+
         return excerpt_numbers(self.linked, document)
 
     # lookups --------------------------------------------------------------------------------
@@ -108,6 +110,9 @@ class KeywordIndex:
         document already uses the newest numbering. With no CR ingested, the term table's
         numbers (generated from the newest CR the project knows) stand in for it.
         """
+        from regelwerk.ingest.model.errors import InvalidRuleNumber
+        from regelwerk.ingest.model.numbers import RuleNumber
+
         try:
             rn = RuleNumber.parse(number)
         except InvalidRuleNumber:
@@ -199,6 +204,8 @@ def _lookups(library: Corpus, releases: list[dict[str, Any]]) -> list[Any]:
     A row holds a release's keyword headings (read every time), the rest of its lookups (read
     only for keywords the release has not seen, see ``link._Release.link``) and what each
     keyword had in it; `_keep` writes back what a build learned."""
+    from regelwerk.index.linking.link import release_from, release_lookups
+
     path = library.home / "linking" / LOOKUPS
     path.parent.mkdir(parents=True, exist_ok=True)
     con = sqlite3.connect(path)
@@ -255,6 +262,8 @@ def _body(path: Path, sha: str, load: Callable[[], ParsedDocument]) -> dict[str,
             return data
     except (sqlite3.Error, ValueError, zlib.error):
         pass
+    from regelwerk.index.linking.link import release_lookups
+
     return release_lookups(load())[2]
 
 
@@ -270,22 +279,39 @@ def _unpack(blob: bytes) -> Any:
 _LOADED: dict[Path, KeywordIndex] = {}
 
 
-def _load(path: Path) -> KeywordIndex:
+def load_index(path: Path) -> KeywordIndex:
+    """The keyword index stored in artefact folder `path` (see `keyword_artefact`)."""
     found = _LOADED.get(path)
     if found is None:
+        from regelwerk.index.linking.link import Linked
+
         linked = Linked.from_dict(json.loads((path / _FILE).read_text(encoding="utf-8")))
         found = _LOADED[path] = KeywordIndex(linked)
     return found
 
 
 def keyword_index(library: Corpus) -> KeywordIndex:
-    """The linked keywords of `library`'s documents, built on first use per fingerprint.
+    """The linked keywords of `library`'s documents, built on first use per fingerprint."""
+    return load_index(keyword_artefact(library))
+
+
+def keyword_artefact(library: Corpus) -> Path:
+    """The folder of `library`'s keyword links (records and `VOCABULARY`), built on first use
+    per fingerprint, term tables and aliases.
 
     What linking reads of each English release is kept per release's bytes (`_lookups`), so
     a build reads only the releases it has not seen and the small other documents."""
+    from regelwerk.index.terms import lookup
+    from regelwerk.index.terms.aliases import stamp as aliases_stamp
+    from regelwerk.index.terms.shipped import stamp
+
     store = library.store
 
     def build(tmp: Path) -> None:
+        from regelwerk.index.linking.link import link_releases
+        from regelwerk.index.terms.shipped import load_terms
+        from regelwerk.ingest.model.releases import CR_KINDS
+
         summaries = store.summaries()
         releases = [s for s in summaries if s["kind"] in CR_KINDS and s["language"] == "en"]
         others = [store.get(str(s["id"])) for s in summaries if s not in releases]
@@ -294,10 +320,13 @@ def keyword_index(library: Corpus) -> KeywordIndex:
         linked = link_releases(lookups, others, load_terms(), order)
         _keep(library, lookups)
         (tmp / _FILE).write_text(json.dumps(linked.to_dict(), ensure_ascii=False), encoding="utf-8")
-        built.append(linked)
+        index = KeywordIndex(linked)
+        (tmp / VOCABULARY).write_text(lookup.Vocabulary.of(index).to_json(), encoding="utf-8")
+        built.append(index)
 
-    built: list[Linked] = []
-    path = store.derived(ARTEFACT, build, salt=f"kw{SCHEMA}-{stamp()}")
+    built: list[KeywordIndex] = []
+    salt = f"kw{SCHEMA}-terms{lookup.SCHEMA}-{stamp()}-{aliases_stamp()}"
+    path = store.derived(ARTEFACT, build, salt=salt)
     if built and path not in _LOADED:  # the builder just made it: no need to read it back
-        _LOADED[path] = KeywordIndex(built[0])
-    return _load(path)
+        _LOADED[path] = built[0]
+    return path

@@ -85,17 +85,27 @@ def rule_text(s: Section) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def _items(parsed: ParsedDocument) -> list[_Item]:
+def _items(parsed: ParsedDocument) -> tuple[_Item, ...]:
+    """The numbered rules of `parsed` with their comparable text. The last two documents' are
+    kept: a chain of pairs meets each release twice, as the newer and then the older one."""
+    for seen, items in _RECENT:
+        if seen is parsed:
+            return items
     out = []
     for s in parsed.sections:
         if s.kind in NUMBERED and s.number:
             raw = rule_text(s)
             out.append(_Item(s.position, s.number, s.parent, s.kind, raw, comparable(raw)))
-    return out
+    _RECENT.insert(0, (parsed, tuple(out)))
+    del _RECENT[2:]
+    return _RECENT[0][1]
+
+
+_RECENT: list[tuple[ParsedDocument, tuple[_Item, ...]]] = []
 
 
 class _Matcher:
-    def __init__(self, old: list[_Item], new: list[_Item]) -> None:
+    def __init__(self, old: Sequence[_Item], new: Sequence[_Item]) -> None:
         self.old = old
         self.new = new
         self.forward: dict[int, tuple[_Item, str, float]] = {}  # old position -> (new, change, score)

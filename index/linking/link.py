@@ -195,8 +195,11 @@ class _Release:
     load: Callable[[], ParsedDocument] | None = None
     #: keyword signature -> [number, glossary (head, text) or None, heading title, position]
     known: dict[str, list[Any]] = field(default_factory=dict)
-    #: Whether `known` grew (the caller keeps it).
+    #: Whether `known` grew by what only the body could say (the caller keeps it).
     learned: bool = False
+    #: The folded glossary terms, one per line, where the body is not read yet: a keyword a
+    #: newer release brought is then found absent without reading it.
+    glossary_names: str | None = None
 
     @property
     def id(self) -> str:
@@ -265,6 +268,7 @@ class _Release:
             "document": self.document.to_dict(),
             "headings": {k: list(h) for k, h in self.headings.items()},
             "keyword_kinds": self.keyword_kinds,
+            "glossary_names": "\n".join(self.glossary),
         }
 
     @classmethod
@@ -278,7 +282,7 @@ class _Release:
         make = _Head._make
         headings = {k: make(v) for k, v in data["headings"].items()}
         return cls(Document.from_dict(data["document"]), headings, dict(data["keyword_kinds"]), body, load,
-                   dict(known or {}))
+                   dict(known or {}), glossary_names=data.get("glossary_names"))
 
     def link(self, draft: _Draft, name: str) -> list[Any]:
         """What `draft` (folded name `name`) has here: ``[number or None, glossary (head, text)
@@ -286,6 +290,8 @@ class _Release:
         keyword of this signature before."""
         sig = f"{draft.kind}\0{draft.en}\0{name}\0{draft.number}"
         found = self.known.get(sig)
+        if found is None and self._absent(draft, name):
+            found = self.known[sig] = [None, None, "", None]  # cheap to say again: not kept
         if found is None:
             number = self.number_of(draft, name)
             entry = self.glossary.get(name)
@@ -298,6 +304,15 @@ class _Release:
             ]
             self.learned = True
         return found
+
+    def _absent(self, draft: _Draft, name: str) -> bool:
+        """Is keyword `draft` surely absent here, neither a heading nor a glossary term, as far
+        as the headings part says (no body read)?"""
+        if draft.kind not in ("keyword_action", "keyword_ability") or name in self.headings:
+            return False
+        if isinstance(self.body, _Body):
+            return name not in self.body.glossary
+        return self.glossary_names is not None and name not in self.glossary_names.split("\n")
 
     def number_of(self, draft: _Draft, name: str | None = None) -> str | None:
         """`draft`'s number in this release; `name` is its folded name, if known."""

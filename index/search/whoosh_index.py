@@ -31,16 +31,15 @@ from typing import TYPE_CHECKING, Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from regelwerk.index.rules.lookup import current_numbers, keyword_links
 from regelwerk.index.search.analysis import MAX_WORD, english, german
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import RuleNumber, find_references, lineage
-from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
 
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
+    from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
 INDEX_SALT = "search15-units-glossed"
@@ -119,6 +118,8 @@ def _numpath(number: str | None) -> str:
 
 def _keyword_names(library: Corpus) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
     """``(document, rule number) -> (English names, German names)`` from linking's keywords."""
+    from regelwerk.index.rules.lookup import keyword_links
+
     out: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for k in keyword_links(library).keywords():
         en = (k.en,)
@@ -133,6 +134,8 @@ def _assigned_numbers(library: Corpus, parsed: ParsedDocument) -> dict[int, tupl
     numbers (the excerpt seed), so its hits say where they live in the CR."""
     if all(s.number for s in parsed.sections if s.kind in ("keyword", "paragraph")):
         return {}
+    from regelwerk.index.rules.lookup import keyword_links
+
     links = keyword_links(library)
     assigned = links.excerpt_numbers(parsed.document.id)
     return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
@@ -144,6 +147,8 @@ Occurrence = tuple[str, int, dict[str, Any]]
 
 def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurrence]:
     """Every indexable section and glossary entry of `docs` as a unit and where it occurs."""
+    from regelwerk.index.rules.lookup import current_numbers
+
     currents = current_numbers(library, docs)
     names = _keyword_names(library)
     for parsed in docs:

@@ -13,8 +13,10 @@ uses; ``term`` and search add the aliases to their own vocabularies.
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from regelwerk.index.terms.shipped import load_terms
 from regelwerk.index.terms.table import TermRow, TermTableError
@@ -80,10 +82,22 @@ def parse_aliases(text: str, where: str = FILE) -> tuple[Alias, ...]:
     return tuple(rows)
 
 
+def _entry() -> Traversable:
+    return resources.files("regelwerk.data") / "terms" / FILE
+
+
+@functools.cache
+def stamp() -> str:
+    """A short hash of the shipped aliases, for cache keys (what holds their words is rebuilt
+    when a reviewer edits one)."""
+    entry = _entry()
+    return hashlib.sha256(entry.read_bytes() if entry.is_file() else b"").hexdigest()[:12]
+
+
 @functools.cache
 def load_aliases() -> tuple[Alias, ...]:
     """The shipped aliases (none if the file is missing)."""
-    entry = resources.files("regelwerk.data") / "terms" / FILE
+    entry = _entry()
     if not entry.is_file():
         return ()
     return parse_aliases(entry.read_text(encoding="utf-8"))

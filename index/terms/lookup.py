@@ -13,31 +13,41 @@ vocabulary is prepared once per keyword index.
 from __future__ import annotations
 
 import functools
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from regelwerk.index.linking.keyword import CardRef, Keyword
-from regelwerk.index.linking.keyword_index import KeywordIndex
-from regelwerk.index.terms.aliases import Alias, load_aliases
 from regelwerk.index.terms.check import check_query
 from regelwerk.ingest.model.errors import UnknownKeyword
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.stemming import StemIndex
 
+if TYPE_CHECKING:
+    from regelwerk.index.linking.keyword import CardRef, Keyword
+    from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.store.corpus import Corpus
+    from regelwerk.index.terms.aliases import Alias
+
 FUZZY_CUTOFF = 75.0
 #: Rank of each way of matching at equal score (lower first).
 _HOW_ORDER = {"exact": 0, "sense": 1, "synonym": 2, "card": 3, "inflection": 4, "fuzzy": 5}
+#: Version of the vocabulary's JSON shape (`Vocabulary.to_json`): part of the keyword links'
+#: salt, so stored vocabularies are rebuilt when it changes.
+SCHEMA = 1
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
+    """One name in the vocabulary (a tuple, so thousands load from JSON at once)."""
+
     key: str  # compact form
     name: str  # as written
     how: str  # "exact", "sense", "synonym" or "card"
     keyword: str | None = None  # Keyword.id
     card: int | None = None  # index into KeywordIndex.cards()
-    alias: Alias | None = None  # the aliases.tsv row, for a word people say
+    alias: tuple[str, ...] | None = None  # the aliases.tsv row's cells, for a word people say
 
 
 @dataclass(frozen=True)
@@ -78,11 +88,30 @@ class TermMatch:
 
 
 class Vocabulary:
-    """Every name a keyword or card goes by, in compact form, for exact and fuzzy lookup."""
+    """Every name a keyword or card goes by, in compact form, for exact and fuzzy lookup.
 
-    def __init__(self, index: KeywordIndex) -> None:
-        self.index = index
-        self.cards = index.cards()
+    Made from a keyword index (`of`) and kept in derived data (`term_vocabulary`), so a lookup
+    reads only these names; the keyword records are loaded when there is a hit to show.
+    """
+
+    def __init__(self, entries: list[_Entry], index: Callable[[], KeywordIndex]) -> None:
+        self.entries = entries
+        self.keys = [e.key for e in entries]
+        self.by_key: dict[str, list[_Entry]] = {}
+        for e in entries:
+            self.by_key.setdefault(e.key, []).append(e)
+        # Inflected forms ("Trampelschadens", "Giftmarken") meet their entry by stem.
+        self.by_stem = {lang: StemIndex(self.by_key, lang) for lang in ("de", "en")}
+        self._load_index = index
+        self._index: KeywordIndex | None = None
+        self._cards: list[CardRef] | None = None
+
+    @classmethod
+    def of(cls, index: KeywordIndex) -> Vocabulary:
+        """The names of `index`'s keywords, of the words people say for them (``aliases.tsv``)
+        and of its example cards."""
+        from regelwerk.index.terms.aliases import load_aliases
+
         entries: list[_Entry] = []
         for k in index.keywords():
             entries.append(_Entry(compact(k.en), k.en, "exact", k.id))
@@ -96,18 +125,37 @@ class Vocabulary:
             target = by_row.get((alias.en, alias.kind))
             if target is not None:
                 how = "sense" if alias.status == "sense" else "synonym"
-                entries.append(_Entry(compact(alias.word), alias.word, how, target, alias=alias))
-        for i, c in enumerate(self.cards):
+                cells = (alias.word, alias.lang, alias.en, alias.kind, alias.status, alias.note)
+                entries.append(_Entry(compact(alias.word), alias.word, how, target, alias=cells))
+        for i, c in enumerate(index.cards()):
             for card_name in (c.name_en, c.name_de):
                 if card_name:
                     entries.append(_Entry(compact(card_name), card_name, "card", c.keyword, i))
-        self.entries = [e for e in entries if e.key]
-        self.keys = [e.key for e in self.entries]
-        self.by_key: dict[str, list[_Entry]] = {}
-        for e in self.entries:
-            self.by_key.setdefault(e.key, []).append(e)
-        # Inflected forms ("Trampelschadens", "Giftmarken") meet their entry by stem.
-        self.by_stem = {lang: StemIndex(self.by_key, lang) for lang in ("de", "en")}
+        return cls([e for e in entries if e.key], lambda: index)
+
+    def to_json(self) -> str:
+        return json.dumps({"schema": SCHEMA, "entries": self.entries}, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str, index: Callable[[], KeywordIndex]) -> Vocabulary:
+        data = json.loads(text)
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"vocabulary schema {data.get('schema')!r}; expected {SCHEMA}")
+        entries = [_Entry(k, n, h, kw, c, None if a is None else tuple(a))
+                   for k, n, h, kw, c, a in data["entries"]]
+        return cls(entries, index)
+
+    @property
+    def index(self) -> KeywordIndex:
+        """The keyword records the names belong to, loaded on first need."""
+        if self._index is None:
+            self._index = self._load_index()
+        return self._index
+
+    def _card(self, i: int) -> CardRef:
+        if self._cards is None:
+            self._cards = self.index.cards()
+        return self._cards[i]
 
     def lookup(self, query: str) -> list[TermMatch]:
         key = compact(query)
@@ -145,8 +193,8 @@ class Vocabulary:
             match = TermMatch(
                 e.name, how, score,
                 keyword=self.index.get(e.keyword) if e.keyword else None,
-                card=self.cards[e.card] if e.card is not None else None,
-                alias=e.alias,
+                card=self._card(e.card) if e.card is not None else None,
+                alias=_alias(e.alias),
             )
             old = best.get(target)
             if old is None or (score, -_HOW_ORDER[how]) > (old.score, -_HOW_ORDER[old.how]):
@@ -154,15 +202,43 @@ class Vocabulary:
         return sorted(best.values(), key=lambda m: (-m.score, _HOW_ORDER[m.how], m.name.casefold()))
 
 
+def _alias(cells: tuple[str, ...] | None) -> Alias | None:
+    if cells is None:
+        return None
+    from regelwerk.index.terms.aliases import Alias
+
+    return Alias(*cells)
+
+
 @functools.cache
 def vocabulary(index: KeywordIndex) -> Vocabulary:
-    return Vocabulary(index)
+    """`index`'s vocabulary, made in memory once per index."""
+    return Vocabulary.of(index)
 
 
-def lookup(index: KeywordIndex, query: str, limit: int = 10) -> list[TermMatch]:
-    """Ranked matches for `query`, best first; UnknownKeyword (with suggestions) if none."""
+#: Vocabularies read from derived data, by artefact path (its files never change once in place).
+_READ: dict[Path, Vocabulary] = {}
+
+
+def term_vocabulary(library: Corpus) -> Vocabulary:
+    """The vocabulary of `library`'s keyword links, read from the file linking writes beside
+    them (``keyword_index.VOCABULARY``): a cold ``term`` reads a list of names, and loads the
+    keyword records only for a hit (``term Tatzelwurm``, a card, loads none)."""
+    from regelwerk.index.linking.keyword_index import VOCABULARY, keyword_artefact, load_index
+
+    path = keyword_artefact(library)
+    found = _READ.get(path)
+    if found is None:
+        text = (path / VOCABULARY).read_text(encoding="utf-8")
+        found = _READ[path] = Vocabulary.from_json(text, lambda: load_index(path))
+    return found
+
+
+def lookup(names: Vocabulary | KeywordIndex, query: str, limit: int = 10) -> list[TermMatch]:
+    """Ranked matches for `query`, best first; UnknownKeyword (with suggestions) if none.
+    `names`: a vocabulary, or a keyword index to make one of."""
     text = check_query(query)
-    vocab = vocabulary(index)
+    vocab = names if isinstance(names, Vocabulary) else vocabulary(names)
     matches = vocab.lookup(text)
     if not matches:
         near = vocab.nearest(text)

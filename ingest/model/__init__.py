@@ -13,6 +13,8 @@ format module):
 - ``format``: the ``Format`` enum of document kinds and the ``Compression`` containers;
 - ``ids``: content hashes and slugs for ids;
 - ``stemming``: the one stemmer, ``stem(word, lang)`` on Snowball;
+- ``lean_whoosh``: whoosh imported without the modules it loads for nothing (for the stemmer
+  and search);
 - ``releases``: release order (which CR release is newest) and the one list of CR kinds.
 """
 

@@ -34,6 +34,9 @@ _STEMMING = threading.Lock()
 def _stemmer(lang: str) -> Any:
     if lang not in LANGUAGES:
         raise ValueError(f"no stemmer for language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+    from regelwerk.ingest.model.lean_whoosh import prepare
+
+    prepare()
     from whoosh.lang import stemmer_for_language
 
     return stemmer_for_language(lang)
