@@ -202,3 +202,29 @@ def test_card_database_text_damaged_but_still_utf8_is_named(damage_base: Path, t
     assert any("cards.sqlite: damaged" in p for p in problems)
     survive(home, None)
     assert Library(home).docs()["documents"] and not Library(home).doctor()["problems"]
+
+
+@pytest.mark.parametrize(("old", "new"), [('"version": "2026-01-16"', '"versinn": "2026-01-16"'),
+                                          ('"title": "Magic', '"title": "Mbgic')])
+def test_a_flipped_byte_in_the_manifests_copy_of_a_summary_is_found(damage_base: Path, tmp_path: Path,
+                                                                     old: str, new: str) -> None:
+    """The campaign: a flipped bit turned a summary's key into another; `docs` failed with a
+    KeyError even after a repair that called the store healthy. A key of the wrong shape is
+    now named damage on every read; any difference from the record is found by doctor and
+    the entry written again from the record."""
+    from regelwerk.ingest.model.errors import StoreError
+
+    home = tmp_path / "home"
+    shutil.copytree(damage_base / "home", home, symlinks=True)
+    manifest = home / "store" / "manifest.json"
+    text = manifest.read_text(encoding="utf-8")
+    assert old in text
+    manifest.write_text(text.replace(old, new, 1), encoding="utf-8")
+    if "version" in old:
+        with pytest.raises(StoreError, match="not a regelwerk manifest"):
+            Library(home).docs()
+    else:
+        assert any("manifest's summary of" in p for p in Library(home).doctor()["problems"])
+    survive(home, None)
+    assert not Library(home).doctor()["problems"]
+    assert "Mbgic" not in manifest.read_text(encoding="utf-8")

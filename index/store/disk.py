@@ -71,10 +71,21 @@ def _manifest_shape_ok(data: dict[str, Any]) -> bool:
     docs = data.get("documents")
     if not isinstance(docs, dict) or not isinstance(data.get("meta", {}), dict):
         return False
-    return all(
-        isinstance(e, dict) and isinstance(e.get("sha256"), str) and isinstance(e.get("summary"), dict)
-        for e in docs.values()
-    )
+    return all(isinstance(e, dict) and _entry_ok(k, e) for k, e in docs.items())
+
+
+#: What every manifest summary holds as text (``version`` is text or null); readers use them all.
+_SUMMARY_TEXT = ("id", "title", "language", "kind", "source", "sha256")
+
+
+def _entry_ok(doc_id: str, entry: dict[str, Any]) -> bool:
+    """A manifest entry has the shape written (a flipped byte in a key fails it)."""
+    summary = entry.get("summary")
+    if not isinstance(entry.get("sha256"), str) or not isinstance(summary, dict):
+        return False
+    return (all(isinstance(summary.get(k), str) for k in _SUMMARY_TEXT)
+            and isinstance(summary.get("version"), (str, type(None))) and "version" in summary
+            and summary["id"] == doc_id and summary["sha256"] == entry["sha256"])
 
 
 def _files(folder: Path) -> list[Path]:

@@ -124,7 +124,9 @@ def _load(path: Path) -> ParsedDocument:
     return read_record(path)
 
 
-def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> Message | None:
+def _record_problem(store: Store, doc_id: str, entry: dict[str, Any], repair: bool = False) -> Message | None:
+    """What is wrong with the record of `doc_id` or its manifest entry; with `repair`, a
+    manifest entry that differs from a sound record is written again from it."""
     path = str(store.record_path(doc_id))
     try:
         parsed = _load(Path(path))
@@ -136,6 +138,11 @@ def _record_problem(store: Store, doc_id: str, entry: dict[str, Any]) -> Message
     if parsed.document.sha256 != entry.get("sha256") or parsed.document.id != doc_id:
         return msg(N_("{path}: the record of {doc_id!r} does not match its sha256 in the manifest"),
                    path=path, doc_id=doc_id)
+    if entry.get("summary") != parsed.summary():  # a flipped byte in the manifest's copy of it
+        if repair:
+            store.put(parsed, origin=str(entry.get("origin", "user")))
+        return msg(N_("the manifest's summary of {doc_id!r} does not match its record (rewritten from the "
+                      "record when repairing)"), doc_id=doc_id)
     return None
 
 
@@ -323,12 +330,14 @@ def _check_records(
     """How many records are sound; each damaged one is a problem (re-read when repairing)."""
     good = 0
     for doc_id, entry in entries.items():
-        why = _record_problem(store, doc_id, entry)
+        why = _record_problem(store, doc_id, entry, repair=repaired is not None)
         if why is None:
             good += 1
             continue
         problems.append(why)
-        if repaired is not None:
+        if repaired is not None and "summary" in why.id:
+            repaired.append(msg(N_("{doc_id}: manifest entry written again from its record"), doc_id=doc_id))
+        elif repaired is not None:
             repaired.append(_reread(store, doc_id, entry))
     return good
 
