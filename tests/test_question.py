@@ -138,7 +138,7 @@ def test_a_typo_in_a_german_question_still_translates(lex: Lexicon) -> None:
     [
         ("en", "does my spell fizzle", "doesn’t resolve"),
         ("en", "counters when a permanent changes zones", "moves from one zone to another"),
-        ("en", "when a creature with deathtouch deals damage", "dealt"),
+        ("en", "what happens if all players lose at the same time", "simultaneously"),
         ("de", "wann löst es aus wenn eine Kreatur ins Spiel kommt", "enters the battlefield"),
         ("de", "Einsatzverzoegerung", "continuously"),
         ("de", "eine Kreatur die ich gerade erst ausgespielt habe", "most recent turn"),

@@ -290,10 +290,17 @@ def test_a_rule_s_glossary_term_is_searchable_for_questions() -> None:
 
 
 def test_a_question_prefers_a_rule_s_first_subrules() -> None:
+    """Later subrules are a rule's corners, unless the rule lists peers (704.5's state-based
+    actions, its text ending in a colon)."""
     from regelwerk.index.search import rerank
 
-    early = rerank.generality_factor({"kind": "rule", "number": "702.19b"})
-    late = rerank.generality_factor({"kind": "rule", "number": "702.19e"})
-    assert rerank.generality_factor({"kind": "rule", "number": "702.19a"}) == 1.0
-    assert rerank.generality_factor({"kind": "glossary", "number": None}) == 1.0
-    assert 1.0 > early > late > 0.5
+    def lists(number: str) -> bool:
+        return number == "704.5"
+
+    def factor(number: str, kind: str = "subrule") -> float:
+        return rerank.generality_factor({"kind": kind, "number": number}, lists)
+
+    assert factor("702.19a") == 1.0 and factor("702.19", "rule") == 1.0
+    assert factor("702.19z", "glossary") == 1.0
+    assert 1.0 > factor("702.19b") > factor("702.19e") > 0.5
+    assert factor("704.5j") == 1.0

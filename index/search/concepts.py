@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from importlib import resources
 
 from regelwerk.ingest.model.fold import fold
 
@@ -28,6 +27,8 @@ Table = dict[tuple[str, ...], tuple[str, ...]]
 @functools.cache
 def table(lang: str) -> Table:
     """Said phrase (folded words) -> CR phrases, for queries in `lang`; empty without the file."""
+    from importlib import resources  # not at import: only questions read the table
+
     entry = resources.files("regelwerk.data") / "lexicon" / FILE
     if not entry.is_file():
         return {}

@@ -58,7 +58,7 @@ BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0, "ex": 1.0}
 #: is about where its own words do not ("does anyone get priority during the untap step");
 #: an example (``ex``) illustrates the rule with words of other rules. Tuned by
 #: ``bench/tune.py`` (title 1.5 -> 0.25, ctx 0.5 -> 0.25, examples 0.5 as a field of their own).
-QUESTION_BOOSTS = {"title": 0.25, "ctx": 0.25, "text": 1.0, "sect": 2.0, "ex": 0.5}
+QUESTION_BOOSTS = {"title": 0.25, "ctx": 0.25, "text": 1.0, "sect": 1.0, "ex": 0.5}
 #: BM25F's length normalisation (B) and term-frequency saturation (K1) for questions; keyword
 #: lookups keep whoosh's defaults (0.75, 1.2). Tuned by ``bench/tune.py`` over B 0.3-0.9 and
 #: K1 0.8-2.0: a little more length normalisation (0.9) helps, as a short rule that says one
@@ -133,6 +133,7 @@ class SearchEngine:
         self._links: KeywordIndex | None = None
         self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
         self._analyzed: dict[tuple[str, str], frozenset[str]] = {}
+        self._listing: dict[str, bool] = {}
         self._bm25 = (0.75, 1.2)  # the searcher's BM25F parameters (whoosh's defaults)
         self._reset()
 
@@ -343,7 +344,7 @@ class SearchEngine:
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
         if self._asks and rerank.SUBRULE:
-            ranked = _rescored(ranked, rerank.generality_factor)
+            ranked = _rescored(ranked, lambda f: rerank.generality_factor(f, self._lists))
         if self._intents:
             intents = self._intents
             ranked = _rescored(ranked, lambda f: rerank.intent_factor(f, intents))
@@ -436,6 +437,15 @@ class SearchEngine:
                 scores[key] = scores.get(key, 0.0) + GLOSSARY_SHARE * sc
             scores[str(f.get("key"))] = sc * GLOSSARY_KEEP
         return sorted(((fields[k], v) for k, v in scores.items()), key=lambda x: -x[1])
+
+    def _lists(self, number: str) -> bool:
+        """Does the rule `number` introduce a list of peers (its text ends in a colon)?"""
+        found = self._listing.get(number)
+        if found is None:
+            docs = self.searcher.document_numbers(number=number)
+            texts = (self.searcher.stored_fields(d).get("text") for d in docs)
+            found = self._listing[number] = any(str(t or "").rstrip().endswith(":") for t in texts)
+        return found
 
     def _rule_fields(self, number: str, flt: Any) -> dict[str, Any] | None:
         """The stored fields of the rule `number` within the search's scope, or None.

@@ -221,15 +221,17 @@ def consequence_factor(f: Fields) -> float:
 #: ("702.19b": trample's damage goes through), the later ones its corner cases (702.19e:
 #: trample over planeswalkers attacking a removed planeswalker), and a player asks the rule
 #: far more often than a corner. The factor is 1 / (1 + SUBRULE * log(1 + k)) for the k-th
-#: subrule (a: 0), so it flattens down long lists of peers (704.5a-z, the state-based
-#: actions); tuned by ``bench/tune.py`` (0 turns it off).
+#: subrule (a: 0); tuned by ``bench/tune.py`` (0 turns it off). A rule whose text ends in a
+#: colon lists peers ("704.5. The state-based actions are as follows:", "116.2. There are
+#: twelve special actions:"): its subrules are not corners of one rule, and keep their score.
 SUBRULE = 0.1
 
 
-def generality_factor(f: Fields) -> float:
-    """How early in its rule a rule hit stands (see SUBRULE)."""
+def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:
+    """How early in its rule a rule hit stands (see SUBRULE); `lists(parent number)` says
+    whether the parent rule introduces a list of peers."""
     rn = own_number(f)
-    if rn is None or rn.letter is None:
+    if rn is None or rn.letter is None or lists(str(rn.parent)):
         return 1.0
     return 1.0 / (1.0 + SUBRULE * math.log1p(SUBRULE_LETTERS.index(rn.letter)))
 
