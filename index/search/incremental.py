@@ -94,7 +94,9 @@ class _Growth:
         self.library = library
         self.ix = ix
         self.con = con
-        self.codec = codec = W3Codec()
+        # zlib's fastest level for the posting blocks (whoosh's default is 3): every level
+        # reads back the same, and writing the archive's blocks is a twentieth of a build
+        self.codec = codec = W3Codec(compression=1)
         # Per-term length statistics only serve whoosh's block skipping, which our searches
         # turn off; gathering them re-checks the file system for every posting of a field
         # without lengths (a fifth of a build).

@@ -20,6 +20,7 @@ documents that changed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -191,13 +192,20 @@ def _glossed(
     """
     out: dict[tuple[str | None, str], list[str]] = {}
     for g in glossary:
-        for n in find_references(g.text)[:GLOSSED_CITES]:
+        for n in _cited(g.text):
             head = titles.get((n, g.language))
             if head is not None and (head.text or "").strip() == (head.title or "").strip():
                 n = f"{n}a"
             if (n, g.language) in titles:
                 out.setdefault((n, g.language), []).append(g.term)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _cited(text: str) -> tuple[str, ...]:
+    """The rules a glossary entry explains (cached: the archive repeats each entry's text in
+    release after release)."""
+    return find_references(text)[:GLOSSED_CITES]
 
 
 def unit_key(record: dict[str, Any]) -> str:
