@@ -44,7 +44,9 @@ def bad_usage(message: str | Message) -> NoReturn:
 
 #: C0 controls (but tab and newline), DEL, C1 controls (U+009B is a one-byte CSI to some
 #: terminals) and the bidirectional overrides that reorder what a reader sees.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: Lone surrogates (an undecodable byte of a command-line argument, e.g. `\udcff` for 0xff) too:
+#: no strict UTF-8 stream can write them, so JSON escapes them and a terminal shows U+FFFD.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _visible(match: re.Match[str]) -> str:

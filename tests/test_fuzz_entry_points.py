@@ -228,3 +228,19 @@ def test_a_flipped_byte_in_the_manifests_copy_of_a_summary_is_found(damage_base:
     survive(home, None)
     assert not Library(home).doctor()["problems"]
     assert "Mbgic" not in manifest.read_text(encoding="utf-8")
+
+
+def test_a_directory_where_a_seed_record_belongs_is_set_aside(damage_base: Path, tmp_path: Path) -> None:
+    """The campaign (seed 36): the manifest nulled and a seed record replaced by a directory.
+    The next command seeds again, and writing the record over the directory raised
+    IsADirectoryError. The directory now goes to ``store/damaged/`` and the seed is written."""
+    home = tmp_path / "home"
+    shutil.copytree(damage_base / "home", home, symlinks=True)
+    case: list[Damage] = [("manifest", "json null", -1, 376),
+                          ("record seed glossary 1", "directory", -1, 721)]
+    for hit in case:
+        damage(home, hit)
+    assert any(p.is_dir() for p in (home / "store" / "docs").glob("*.json"))
+    survive(home, None)
+    assert not any(p.is_dir() for p in (home / "store" / "docs").glob("*.json"))
+    assert any((home / "store" / "damaged").iterdir())

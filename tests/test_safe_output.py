@@ -76,6 +76,15 @@ def test_json_escapes_what_json_dumps_leaves_raw() -> None:
     assert json.loads(text) == data
 
 
+def test_json_escapes_lone_surrogates_so_a_strict_utf8_stream_takes_them() -> None:
+    # the damage campaign: `search --json` with an argument holding byte 0xff (as '\udcff')
+    data = {"query": "o\udcff \U0010fba2"}
+    text = json_text(data)
+    text.encode("utf-8")  # strict: raised UnicodeEncodeError before
+    assert "\\udcff" in text and json.loads(text) == data
+    assert safe_text("a\udcffb") == "a\ufffdb"
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text())
 def test_any_text_prints(text: str) -> None:

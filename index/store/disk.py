@@ -399,7 +399,7 @@ class Store:
         if self._staged is not None:
             self._staged[doc.id] = parsed
         else:
-            _write_atomic(self.record_path(doc.id), encode_record(parsed))
+            self._write_record(doc.id, parsed)
         self.manifest()["documents"][doc.id] = {
             "sha256": doc.sha256,
             "origin": origin,
@@ -452,12 +452,30 @@ class Store:
         with contextlib.suppress(StoreBusy), self.building(timeout=0):
             self._prune_derived()
 
+    def _write_record(self, doc_id: str, parsed: ParsedDocument) -> None:
+        """Write a record; a directory where the record belongs (damage: no rename replaces
+        one) is moved to ``store/damaged/`` first, so nothing in it is lost and the write works."""
+        path = self.record_path(doc_id)
+        if path.is_dir() and not path.is_symlink():
+            self.set_aside(path)
+        _write_atomic(path, encode_record(parsed))
+
+    def set_aside(self, path: Path) -> Path:
+        """Move a damaged store file or folder to ``store/damaged/`` (nothing of the user's is
+        deleted); returns where it went."""
+        aside = self.root / "store" / "damaged" / path.name
+        real_dir(aside.parent)
+        discard(aside)
+        if path.exists() or path.is_symlink():
+            path.rename(aside)
+        return aside
+
     def _commit(self, staged: dict[str, ParsedDocument | None]) -> None:
         """Records first (new ids are not listed yet, so nobody reads them), the manifest in
         one atomic rename, then the records of removed documents."""
         for doc_id, parsed in staged.items():
             if parsed is not None:
-                _write_atomic(self.record_path(doc_id), encode_record(parsed))
+                self._write_record(doc_id, parsed)
         self._journal_removal([d for d, parsed in staged.items() if parsed is None])
         self._save_manifest()
         for doc_id, parsed in staged.items():

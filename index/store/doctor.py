@@ -244,11 +244,7 @@ def _rebuild_manifest(store: Store, entries: dict[str, Any]) -> list[Arg]:
 
 def _set_aside(store: Store, path: Path) -> Message:
     """Move a damaged store file to ``store/damaged/`` (nothing of the user's is deleted)."""
-    aside = store.root / "store" / "damaged" / path.name
-    real_dir(aside.parent)
-    discard(aside)
-    if path.exists() or path.is_symlink():
-        path.rename(aside)
+    aside = store.set_aside(path)
     return msg(N_("{path} moved to {aside}"), path=str(path), aside=str(aside))
 
 
