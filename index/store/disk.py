@@ -171,7 +171,9 @@ def lock_timeout(default: float = BUILD_TIMEOUT) -> float:
         return default
 
 
-def _write_atomic(path: Path, text: str | bytes) -> None:
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Replace `path` with `text` in one rename, synced first: a reader sees the old file or
+    the new one, never half of one, also after a crash."""
     folder = path.parent
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise StoreError(msg(N_("{path} is damaged ({why}); run `regelwerk doctor --repair`"),
@@ -307,7 +309,7 @@ class Store:
         """Write the manifest, then journal what it holds (``journal``: the second account of
         the documents, for when the manifest and a record are both lost)."""
         if self._staged is None:  # while publishing, the manifest is written at the commit
-            _write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
+            write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
             with contextlib.suppress(OSError):  # doctor names a journal that could not be written
                 journal.sync(self.manifest_path.parent, self.manifest()["documents"], self.lost())
 
@@ -458,7 +460,7 @@ class Store:
         path = self.record_path(doc_id)
         if path.is_dir() and not path.is_symlink():
             self.set_aside(path)
-        _write_atomic(path, encode_record(parsed))
+        write_atomic(path, encode_record(parsed))
 
     def set_aside(self, path: Path) -> Path:
         """Move a damaged store file or folder to ``store/damaged/`` (nothing of the user's is

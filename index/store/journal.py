@@ -99,14 +99,12 @@ def append(folder: Path, lines: list[str]) -> None:
 
 def rewrite(folder: Path, lines: list[str]) -> None:
     """Replace the journal with `lines` in one rename (compaction, or repair of a damaged one)."""
-    from regelwerk.index.store.disk import discard
+    from regelwerk.index.store.disk import discard, write_atomic
 
     target = folder / FILE
     if target.is_dir() and not target.is_symlink():
         discard(target)
-    tmp = folder / f".{FILE}.{os.getpid()}.tmp"
-    tmp.write_text("".join(lines), encoding="utf-8")
-    os.replace(tmp, target)
+    write_atomic(target, "".join(lines))
 
 
 def sync(folder: Path, documents: dict[str, Any], lost: dict[str, Any]) -> None:
