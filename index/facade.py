@@ -509,8 +509,9 @@ class Library:
                                            stage=stage)
         report.skipped[:0] = skipped
         data = report.to_dict()
-        if card_files:
-            cards = self.cards.ingest(card_files, progress=progress)
+        if card_files:  # a writer too: one at a time, so each seal names the file its ingest left
+            with self._writer().store.writing():
+                cards = self.cards.ingest(card_files, progress=progress)
             data["documents"] += cards.documents
             data["unchanged"] += cards.unchanged
             data["errors"] += [str(e) for e in cards.errors]

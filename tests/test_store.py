@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -37,14 +38,20 @@ def test_fingerprint_changes_only_with_documents(tmp_path: Path) -> None:
     assert store.fingerprint() != f1
 
 
+def _counting(calls: list[Path]) -> Callable[[Path], None]:
+    """A build that writes "v1" and notes each call."""
+    def build(tmp: Path) -> None:
+        calls.append(tmp)
+        (tmp / "data").write_text("v1")
+
+    return build
+
+
 def test_derived_builds_once_and_swaps_atomically(tmp_path: Path) -> None:
     store = Store(tmp_path)
     store.put(_doc("a", "1"))
     calls: list[Path] = []
-
-    def build(tmp: Path) -> None:
-        calls.append(tmp)
-        (tmp / "data").write_text("v1")
+    build = _counting(calls)
 
     with store.publishing():
         first = store.derived("thing", build)
@@ -77,10 +84,7 @@ def test_a_reader_never_builds(tmp_path: Path) -> None:
     store = Store(tmp_path)
     store.put(_doc("a", "1"))
     calls: list[Path] = []
-
-    def build(tmp: Path) -> None:
-        calls.append(tmp)
-        (tmp / "data").write_text("v1")
+    build = _counting(calls)
 
     with pytest.raises(disk.NotBuilt, match="thing"):
         Store(tmp_path).derived("thing", build)

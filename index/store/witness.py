@@ -38,10 +38,12 @@ WITNESSES = {
 
 def mark_committed(root: Path, fingerprint: str) -> None:
     """Record `fingerprint` as the committed state (after its manifest is written)."""
-    from regelwerk.index.store.disk import write_atomic
+    from regelwerk.index.store.disk import discard, write_atomic
 
     base = root / "derived"
     if base.is_dir() and not base.is_symlink():
+        if (base / COMMITTED).is_dir():  # damage: no rename replaces a directory
+            discard(base / COMMITTED)
         write_atomic(base / COMMITTED, fingerprint)
 
 
