@@ -119,18 +119,6 @@ def applied(setting: Setting) -> Iterator[None]:
             setattr(m, name, old)
 
 
-class _Hit:
-    """A whoosh hit as ``SearchEngine.search`` reads it, kept beyond its searcher."""
-
-    __slots__ = ("_fields", "docnum", "score")
-
-    def __init__(self, hit: Any) -> None:
-        self._fields, self.docnum, self.score = hit.fields(), hit.docnum, hit.score
-
-    def fields(self) -> dict[str, Any]:
-        return self._fields
-
-
 @contextmanager
 def whoosh_memo() -> Iterator[None]:
     """Each distinct whoosh search run once: its query (terms, fields, boosts), BM25F
@@ -138,13 +126,14 @@ def whoosh_memo() -> Iterator[None]:
     reuses the hits of an earlier one instead of searching again; results are the same."""
     from regelwerk.index.search.query import SearchEngine
 
-    memo: dict[tuple[Any, ...], list[_Hit]] = {}
+    memo: dict[tuple[Any, ...], list[tuple[dict[str, Any], float]]] = {}
     run = SearchEngine._run
 
-    def cached(self: Any, q: Any, limit: int, flt: Any) -> list[_Hit]:
+    def cached(self: Any, q: Any, limit: int, flt: Any) -> list[tuple[dict[str, Any], float]]:
+        # `_run` gives (stored fields, score) pairs, which outlive the searcher as they are
         key = (id(self), repr(q), limit, id(flt), self._bm25, self._version, self._all_versions)
         if key not in memo:
-            memo[key] = [_Hit(h) for h in run(self, q, limit, flt)]
+            memo[key] = run(self, q, limit, flt)
         return memo[key]
 
     SearchEngine._run = cached  # type: ignore[method-assign]
