@@ -8,8 +8,8 @@ rows are scored for the final report. Run ``python bench/questions.py`` from the
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
 the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
 the fresh held-out set (``tests/relevance/fresh.tsv``); the dev split also reads the
-players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists the questions whose
-answer is not first.
+players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists
+the questions whose answer is not first.
 """
 
 from __future__ import annotations

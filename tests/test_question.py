@@ -182,7 +182,9 @@ def test_definition_questions_are_an_intent() -> None:
         ("Reihenfolge der Karten im Friedhof ändern", "change", None),
     ],
 )
-def test_german_sentences_read_as_a_whole(lex: Lexicon, query: str, english: str, not_english: str | None) -> None:
+def test_german_sentences_read_as_a_whole(
+    lex: Lexicon, query: str, english: str, not_english: str | None
+) -> None:
     reading = read(query, english_word, DE_STOP, lex)
     assert reading.english.get(english, 0.0) >= 0.9, reading.english
     if not_english is not None:
@@ -201,11 +203,11 @@ def test_a_sense_only_a_phrase_gives_counts_less_alone(lex: Lexicon) -> None:
 def test_separable_verbs_join_only_what_the_lexicon_knows(lex: Lexicon) -> None:
     from regelwerk.index.search.question import separable
 
-    assert separable("löst eine Fähigkeit aus".split(), lex) == ["auslosen", "eine", "Fähigkeit"]
+    assert separable(["löst", "eine", "Fähigkeit", "aus"], lex) == ["auslosen", "eine", "Fähigkeit"]
     # a particle followed by more of its clause is a preposition
-    assert separable("kommt auf den Stapel".split(), lex) == ["kommt", "auf", "den", "Stapel"]
+    assert separable(["kommt", "auf", "den", "Stapel"], lex) == ["kommt", "auf", "den", "Stapel"]
     # no verb the lexicon knows: left as typed
-    assert separable("Karte liegt oben auf".split(), lex) == ["Karte", "liegt", "oben", "auf"]
+    assert separable(["Karte", "liegt", "oben", "auf"], lex) == ["Karte", "liegt", "oben", "auf"]
 
 
 def test_variables_and_numbers_stay_as_typed(lex: Lexicon) -> None:
