@@ -213,3 +213,18 @@ def test_separable_verbs_join_only_what_the_lexicon_knows(lex: Lexicon) -> None:
 def test_variables_and_numbers_stay_as_typed(lex: Lexicon) -> None:
     reading = read("den Wert von X festlegen", english_word, DE_STOP, lex)
     assert "X" in reading.untranslated and reading.english.get("value") == 1.0
+
+
+def test_compounds_speak_through_every_part(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import _translate
+
+    # a part the lexicon knows as written is not read as a verb's stem ("Kampf": combat, not
+    # "kämpfen": fight), and a compound never printed whole weighs all its parts alike
+    english = dict(_translate(lex, "Kampfschritt"))
+    assert english.get("combat") == 1.0 and english.get("step") == 1.0 and "fight" not in english
+
+
+def test_a_german_word_the_index_knows_is_no_typo(lex: Lexicon) -> None:
+    german = {"worden"}
+    reading = read("ist die Kopie gewirkt worden", english_word, DE_STOP, lex, lambda w: w.lower() in german)
+    assert "word" not in reading.english and "worden" in reading.untranslated

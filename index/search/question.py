@@ -174,8 +174,14 @@ def read(
     english_word: Callable[[str], bool],
     german_stop: frozenset[str],
     lex: Lexicon | None = None,
+    german_word: Callable[[str], bool] | None = None,
 ) -> Reading:
-    """The `Reading` of a query: its language, intents and (German) weighted English query."""
+    """The `Reading` of a query: its language, intents and (German) weighted English query.
+
+    `english_word` and `german_word` say whether the index knows a word in that language: a
+    word either knows is no typo of a lexicon word ("worden" is not "Worten", "gegen" not
+    "geben"), it is just a word the lexicon does not translate.
+    """
     lex = lex if lex is not None else lexicon()
     words = _WORD.findall(query)
     found, rest = intents(words)
@@ -200,7 +206,7 @@ def read(
             _add(english, [(NO_LONGER, 1.0)])
         elif not _stop(w, f, german_stop) and len(f) >= 2:
             pairs = _translate(lex, w)
-            if not pairs and not english_word(w):
+            if not pairs and not english_word(w) and not (german_word and german_word(w)):
                 # a typo of a German word ("Spielstien"): the word it is closest to
                 better = lex.correct(w)
                 pairs = _translate(lex, better) if better else []
@@ -284,9 +290,11 @@ def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
     out = [(t.en, t.p) for t in found]
     if not out or max(p for _, p in out) < 1.0:
         # a compound the corpus rarely prints whole ("Loyalitätsmarken": loyalty) also
-        # speaks through its parts (Loyalität + Marke: counter), at half weight
+        # speaks through its parts (Loyalität + Marke: counter), at half weight; one it
+        # never prints whole ("Kampfschrittreihenfolge") speaks through its parts alone
+        scale = 0.5 if out else 1.0
         for part in lex._split(fold(word), 0) or ():
-            out.extend((t.en, t.p * (0.5 if out else 1.0)) for t in lex.translations(part))
+            out.extend((t.en, t.p * scale) for t in lex.translations(part))
     return out
 
 
