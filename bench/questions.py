@@ -95,10 +95,14 @@ def expectation_problem(library: Corpus, case: Case) -> str | None:
 
 
 def groups(questions: Sequence[Question]) -> dict[str, list[Question]]:
-    """Questions by language (``de``, ``en``) and by ``lang/category``, in a stable order."""
+    """Questions by language (``de``, ``en``), by dev set and language (``players.tsv de``,
+    when there is more than one set) and by ``lang/category``, in a stable order."""
     out: dict[str, list[Question]] = {}
     for q in questions:
         out.setdefault(q.lang, []).append(q)
+    if len({q.source for q in questions}) > 1:
+        for q in sorted(questions, key=lambda q: (q.source, q.lang)):
+            out.setdefault(f"{q.source} {q.lang}", []).append(q)
     for q in sorted(questions, key=lambda q: (q.lang, q.category)):
         out.setdefault(f"{q.lang}/{q.category}", []).append(q)
     return out
@@ -171,7 +175,7 @@ def main(argv: list[str]) -> int:
     if "--misses" in argv:
         ranks = scores["regelwerk"]
         for key, qs in groups(questions).items():
-            if "/" in key:
+            if key not in ("de", "en"):
                 continue
             for q, r in zip(qs, ranks[key].ranks, strict=True):
                 if r != 1:

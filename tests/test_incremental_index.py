@@ -181,6 +181,11 @@ def test_the_default_scope_has_segments_of_its_own_and_every_docnum_is_right(
         for uid, docnum in docnums.items():
             assert reader.stored_fields(docnum)["uid"] == uid and not reader.is_deleted(docnum)
     assert True in kinds and False in kinds
+    from regelwerk.index.search.segments import ScopedSearcher
+
+    index = whoosh_index.open_dir(str(folder))
+    with ScopedSearcher(index.reader(), fromindex=index) as searcher:
+        assert searcher.scope_is_whole()  # so a plain search needs no scope:default Require
     # skipping the other segments changes nothing a plain search finds, nor its scores
     from regelwerk.index.search import segments
 
@@ -188,6 +193,28 @@ def test_the_default_scope_has_segments_of_its_own_and_every_docnum_is_right(
     monkeypatch.setattr(segments.ScopedSearcher, "leaf_searchers", segments.Searcher.leaf_searchers)
     library = _library(home, monkeypatch)
     assert library.search("shuffle decks") == plain
+
+
+def test_a_segment_holding_other_units_keeps_the_scope_requirement(tmp_path: Path) -> None:
+    from whoosh import index as whoosh_index
+    from whoosh.fields import ID, Schema
+    from whoosh.writing import NO_MERGE
+
+    from regelwerk.index.search.segments import ScopedSearcher
+
+    index = whoosh_index.create_in(str(tmp_path), Schema(key=ID(stored=True), scope=ID()))
+    with index.writer() as writer:  # one segment: searched whatever it holds
+        writer.add_document(key="a", scope="default")
+        writer.add_document(key="b", scope="other")
+    with ScopedSearcher(index.reader(), fromindex=index) as searcher:
+        assert not searcher.scope_is_whole()
+    writer = index.writer()
+    writer.delete_by_term("key", "b")
+    writer.add_document(key="c", scope="default")
+    writer.commit(mergetype=NO_MERGE)  # two default segments, one with a deleted "other"
+    with ScopedSearcher(index.reader(), fromindex=index) as searcher:
+        assert len(searcher.leaf_searchers()) == 2
+        assert not searcher.scope_is_whole()  # a deleted "other" document still counts
 
 
 class _Segment:

@@ -86,5 +86,18 @@ class ScopedSearcher(Searcher):  # type: ignore[misc]  # whoosh has no type hint
             return found
         return [(s, offset) for s, offset in found if is_default(s.reader())]
 
+    def scope_is_whole(self) -> bool:
+        """Does every document of the segments a default-only search reads carry
+        ``scope:default``? Then requiring that term filters nothing: each default segment
+        holds default units only (a unit leaving the scope is deleted there and written to
+        another segment), but a segment that does not (counted with its deleted documents; a
+        lone segment is read whatever it holds) keeps the requirement."""
+        default_only, self.default_only = self.default_only, True
+        try:
+            leaves = [s.reader() for s, _ in self.leaf_searchers()]
+        finally:
+            self.default_only = default_only
+        return all(r.doc_frequency(*DEFAULT) == r.doc_count_all() for r in leaves)
+
 
 __all__ = ["COMPACT_AT", "DEFAULT", "MAX_SEGMENTS", "ScopedSearcher", "is_default", "merge_policy"]
