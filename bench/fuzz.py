@@ -7,11 +7,14 @@ raises anything but a RegelwerkError (or, for commands, prints "internal error")
 internal error; a case over 5 s counts as a hang (an alarm stops it at 30 s).
 
 - damage: each case does 1-3 damages to a copy of a home holding every kind of artefact
-  (`tests.fuzzing.store_damage`: which artefact, what damage, which of 32 offset buckets),
+  (`tests.fuzzing.store_damage`: which artefact, what damage, which of 32 offset buckets;
+  values changed in place in a database; a release dropped from the manifest or journal),
   then every read, `doctor`, for one case in 8 an ingest of a new release, and
-  `doctor --repair`, which must leave the home healthy (`tests.fuzzing.survive`). Distinct
-  cases are counted by their (artefact, kind, bucket) damages; the report also counts the
-  distinct single damages covered. A repair that fails counts as "unhealed".
+  `doctor --repair`, which must leave the home healthy, every release read or named lost,
+  and the answers of the healthy home (`tests.fuzzing.survive`). Distinct cases are counted
+  by their (artefact, kind, bucket) damages: a case hypothesis drew before is replaced by a
+  fresh one (`tests.fuzzing.fresh_case`), so every case of a run is distinct; the report also
+  counts the distinct single damages covered. A repair that fails counts as "unhealed".
 - queries: every generated argument list is searched as a query (limit 200, all versions)
   on the full 2026-04-17 CR in-process (no process start in the figures), and `term` and
   `card` lookups of it too; max, p99 and the count over the 1 s budget are reported, with
@@ -161,16 +164,22 @@ def main() -> None:
     def html(data: bytes) -> None:
         cr_html.parse(data, "fuzz.htm")
 
-    from tests.fuzzing import Unhealed, case_key, damage_home, new_release, survive
+    import random
+
+    from tests.fuzzing import Unhealed, case_key, damage_home, fresh_case, new_release, survive, values
 
     damage_base = Path(tempfile.mkdtemp(prefix="fuzz-damage-"))
     damage_home(damage_base)
     release = new_release(damage_base)
+    reference = values(damage_base / "home")
     distinct: set[Any] = set()
     singles: set[Any] = set()
     ingests = [0]
+    fresh = random.Random(opts.seed)
 
     def store(case: list[Any]) -> None:
+        if case_key(case) in distinct:  # hypothesis drew it before: a fresh one instead
+            case = fresh_case(fresh, distinct)
         distinct.add(case_key(case))
         singles.update(case_key(case))
         home = damage_base / "case"
@@ -181,7 +190,7 @@ def main() -> None:
         with_ingest = case[0][3] % 8 == 0
         ingests[0] += with_ingest
         try:
-            survive(home, release if with_ingest else None)
+            survive(home, release if with_ingest else None, reference)
         except Unhealed as exc:
             raise Unrepaired(str(exc)) from None
 

@@ -109,6 +109,8 @@ def render_doctor(con: Console, data: dict[str, Any]) -> None:
         found = data.get(f"{key}_messages") or data["problems" if key == "problem" else "repaired"]
         for line in found:
             con.print(label.format(message=message(line)), markup=False, soft_wrap=True)
+    for line in data.get("lost", ()):  # lost before: named until ingested again
+        con.print(_("lost: {message}").format(message=line), markup=False, soft_wrap=True)
     state = "healthy" if not data["problems"] else ("repaired" if data["repaired"] else "damaged")
     verdict = _(DOCTOR_STATES[state]).format(documents=data["documents"], artefacts=data["artefacts"],
                                              home=data["home"])

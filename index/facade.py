@@ -55,38 +55,44 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _names_damage(method: _F) -> _F:
-    """A call that fails on damaged derived data heals it and answers: same-size corruption
-    (which the cheap size check on every use cannot see) is found by the full checksum check,
-    the damaged artefact removed and built again, and the call made once more. Damage only a
-    repair can heal (the card database) is named with its fix. Any other error is raised as
-    it is, so a bug is never disguised as damage."""
+    """Readers never build. A call that finds no built state (`NotBuilt`: a new home, an index
+    format an upgrade changed, derived data removed as damaged) runs the writer step
+    (`Library.prepare`) and asks again. A call that fails on damaged derived data (same-size
+    corruption the cheap check on every use cannot see) has a writer step remove what fails
+    its full checksums and build it again, then asks again. Damage only a repair can heal
+    (records, the card database) is named with its fix; any other error is raised as it is,
+    so a bug is never disguised as damage."""
 
     @functools.wraps(method)
     def wrapper(self: Library, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except RegelwerkError as exc:
-            lost = self._lost_named(args, kwargs)
-            if lost is not None:
-                raise lost from exc
-            raise
-        except Exception as exc:
-            from regelwerk.index.store.doctor import heal
-            from regelwerk.index.store.home import home_dir
+        from regelwerk.index.store.disk import NotBuilt
 
-            healed = heal(self._home or home_dir())
-            if not healed:
+        healed: list[str] = []
+        prepare = False
+        for attempt in range(3):
+            try:
+                if prepare:  # inside the try: a writer step that meets damage heals it too
+                    self.prepare()
+                return method(self, *args, **kwargs)
+            except RegelwerkError as exc:
+                lost = self._lost_named(args, kwargs)
+                if lost is not None:
+                    raise lost from exc
                 raise
-            first = exc
-        self._reopen()
-        try:
-            return method(self, *args, **kwargs)
-        except RegelwerkError:
-            raise
-        except Exception as exc:
-            problem = f"{healed[0]} ({type(exc).__name__} after rebuilding it)"
-            raise StoreError(msg(N_("{problem}; run `regelwerk doctor --repair`"),
-                                 problem=problem)) from first
+            except NotBuilt as exc:
+                if attempt == 2:
+                    fix = N_("{problem}; run `regelwerk doctor --repair`")
+                    raise StoreError(msg(fix, problem=str(exc))) from None
+                prepare = True
+            except Exception as exc:
+                if healed:
+                    problem = f"{healed[0]} ({type(exc).__name__} after rebuilding it)"
+                    raise StoreError(msg(N_("{problem}; run `regelwerk doctor --repair`"),
+                                         problem=problem)) from exc
+                healed = self._heal()
+                if not healed:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     return wrapper  # type: ignore[return-value]
 
@@ -113,14 +119,44 @@ class Library:
         """A call that failed while naming a lost document (its id or version; see
         `Store.lost`) learns that it was lost, and how to bring it back."""
         try:
-            lost = self.corpus.store.lost()
+            lost = self._lost()
         except RegelwerkError:
             return None
         asked = {str(a).strip() for a in (*args, *kwargs.values()) if isinstance(a, str)}
-        for doc_id, info in sorted(lost.items()):
+        for doc_id, info, said in lost:
             if doc_id in asked or info.get("version") in asked:
-                return StoreError(lost_message(doc_id, info))
+                return StoreError(said)
         return None
+
+    def _lost(self) -> list[tuple[str, dict[str, Any], Message]]:
+        """(id, what is known, what to say) of each lost document: those ``doctor --repair`` or a
+        writer step recorded lost, and those only derived data or the journal still name
+        (``witness``), which the next writer step records."""
+        from regelwerk.index.store.witness import unaccounted
+
+        store = self.corpus.store
+        out = [(k, v, lost_message(k, v)) for k, v in sorted(store.lost().items())]
+        for doc_id, info in unaccounted(store).items():
+            said = msg(N_("{doc_id} (version {version}) was lost: its record and manifest entry were "
+                          "destroyed ({witness} names it); run `regelwerk doctor --repair`, and ingest its "
+                          "file again if that cannot read it"), doc_id=doc_id,
+                       version=str(info.get("version") or "-"), witness=str(info.get("witness")))
+            out.append((doc_id, info, said))
+        return out
+
+    def _heal(self) -> list[str]:
+        """A writer step that removes derived data failing its full checks and builds it again
+        (``doctor.heal``); what it removed (nothing: the failure was no damage)."""
+        from regelwerk.index.store.build import build
+        from regelwerk.index.store.doctor import heal
+
+        corpus = self._writer()
+        with corpus.publishing():
+            healed = heal(corpus.store)
+            if healed:
+                build(corpus)
+        self._reopen()
+        return healed
 
     def _reopen(self) -> None:
         """Drop what was opened (engines, corpus, card database), to read healed data afresh."""
@@ -130,12 +166,26 @@ class Library:
 
     @property
     def corpus(self) -> Corpus:
-        """The stored documents, with the seeds ingested on first use."""
+        """The stored documents, with the seeds ingested on first use (a writer step)."""
         if self._corpus is None:
             from regelwerk.index.store.corpus import Corpus
 
             self._corpus = Corpus(self._home)
         return self._corpus
+
+    def _writer(self) -> Corpus:
+        """The corpus for a writer step that stages the seeds itself (a new home's first ingest
+        builds once, with the seeds and its documents together)."""
+        if self._corpus is None:
+            from regelwerk.index.store.corpus import Corpus
+
+            self._corpus = Corpus(self._home, seed=False)
+        return self._corpus
+
+    def prepare(self) -> None:
+        """The writer step a read runs when it finds no built state (see ``Corpus.prepare``)."""
+        self._writer().prepare()
+        self._reopen()
 
     @property
     def home(self) -> Path:
@@ -378,7 +428,7 @@ class Library:
     def docs(self) -> dict[str, Any]:
         """``{"documents", "home"}``: every stored document, newest CR releases first, then the
         ingested card files."""
-        lost = [lost_message(k, v) for k, v in sorted(self.corpus.store.lost().items())]
+        lost = [said for _, _, said in self._lost()]
         return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home),
                 "lost": [str(m) for m in lost], "lost_messages": [m.to_dict() for m in lost]}
 
@@ -454,16 +504,14 @@ class Library:
         card_files = [f for f in files if f.is_file() and is_card_file(f)]
         rule_files = [f for f in files if f not in card_files]
         report = IngestReport()
-        if rule_files:
-            corpus = self.corpus
-            with corpus.store.publishing():  # the documents become visible with their build
-                report = corpus.ingest(rule_files, fmt, progress=progress, strict=strict, replace=replace)
-                if len(report.unchanged) < len(report.documents):
-                    self.build(stage)  # the first read after an ingest finds every index ready
+        if rule_files:  # one writer step: the documents become visible with their build
+            report = self._writer().ingest(rule_files, fmt, progress=progress, strict=strict, replace=replace,
+                                           stage=stage)
         report.skipped[:0] = skipped
         data = report.to_dict()
-        if card_files:
-            cards = self.cards.ingest(card_files, progress=progress)
+        if card_files:  # a writer too: one at a time, so each seal names the file its ingest left
+            with self._writer().store.writing():
+                cards = self.cards.ingest(card_files, progress=progress)
             data["documents"] += cards.documents
             data["unchanged"] += cards.unchanged
             data["errors"] += [str(e) for e in cards.errors]
@@ -488,10 +536,9 @@ class Library:
 
     def build(self, stage: Callable[[str], None] | None = None) -> None:
         """Bring every derived structure up to date (lineage, keyword links, rules table,
-        search index); the one builder, see ``regelwerk.index.store.build``."""
-        from regelwerk.index.store.build import build
-
-        build(self.corpus, stage)
+        search index) in a writer step; the one builder, see ``regelwerk.index.store.build``."""
+        self._writer().prepare(stage)
+        self._reopen()
 
     @_names_damage
     def forget(self, document: str, stage: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -510,9 +557,8 @@ class Library:
             raise InputError(msg(N_("no stored document is {document!r}; give an id from 'regelwerk "
                                     "docs' (e.g. {known})"),
                                  document=document, known=known))
-        with corpus.store.publishing():  # gone for readers together with the new build
+        with corpus.publishing(stage):  # gone for readers together with the new build
             corpus.store.remove(doc_id)
-            self.build(stage)
         return {"forgotten": summaries[doc_id], "documents": len(summaries) - 1}
 
     def update(

@@ -99,7 +99,25 @@ FILE_ARTEFACTS = {
     "writer lock": "lock",
     "build lock": "build.lock",
     "lease": "derived/.leases/*",
+    "committed mark": "derived/.committed",
+    "lineage seal": "lineage/*.seal.json",
+    "linking seal": "linking/*.seal.json",
+    "cards seal": "cards/*.seal.json",
 }
+#: SQLite databases whose values a damage changes in place (the file stays a valid database:
+#: only a hash recorded when it was built can tell).
+SQL_ARTEFACTS = {
+    "lineage.sqlite": "lineage/*.sqlite",
+    "linking lookups": "linking/*.sqlite",
+    "cards.sqlite": "cards/cards.sqlite",
+    "rules.sqlite": "derived/*/rules/rules.sqlite",
+    "search members": "derived/*/search/members.sqlite",
+}
+SQL_KINDS = ("change a value", "delete a row")
+#: A release's entry in the store's own accounts (with a record damage in the same case, a
+#: release can lose every account but the derived data built from it).
+ACCOUNT_KINDS = ("drop manifest entry", "drop journal lines")
+RELEASES = ("cr-en-2026-01-16", "cr-en-2026-04-17")
 DIR_ARTEFACTS = {
     "records dir": "store/docs",
     "rules dir": "derived/*/rules",
@@ -133,7 +151,11 @@ def _one_damage() -> st.SearchStrategy[Damage]:
                       st.integers(0, BUCKETS - 1), seed)
     dirs = st.tuples(st.sampled_from(sorted(DIR_ARTEFACTS)), st.sampled_from(DIR_KINDS), st.just(-1), seed)
     left = st.tuples(st.just("leftover"), st.sampled_from(LEFTOVER_KINDS), st.just(-1), seed)
-    return st.one_of(files, files, files, dirs, left).map(
+    sql = st.tuples(st.sampled_from(sorted(SQL_ARTEFACTS)).map(lambda a: f"sql {a}"),
+                    st.sampled_from(SQL_KINDS), st.just(-1), seed)
+    account = st.tuples(st.sampled_from(RELEASES).map(lambda r: f"account {r}"),
+                        st.sampled_from(ACCOUNT_KINDS), st.just(-1), seed)
+    return st.one_of(files, files, files, dirs, left, sql, account).map(
         lambda d: d if d[1] in OFFSET_KINDS else (d[0], d[1], -1, d[3])
     )
 
@@ -141,6 +163,36 @@ def _one_damage() -> st.SearchStrategy[Damage]:
 def store_damage() -> st.SearchStrategy[list[Damage]]:
     """1-3 damages to one home: which artefact, what damage, where in it."""
     return st.lists(_one_damage(), min_size=1, max_size=3, unique_by=lambda d: d[:3])
+
+
+def random_damage(rng: random.Random) -> Damage:
+    """One damage drawn uniformly within its group (the campaign's fresh cases: hypothesis's
+    draws repeat small values, so a long run meets the same cases again)."""
+    seed = rng.randrange(2**31)
+    group = rng.choice(("file", "file", "file", "dir", "leftover", "sql", "account"))
+    if group == "file":
+        kind = rng.choice(FILE_KINDS)
+        bucket = rng.randrange(BUCKETS) if kind in OFFSET_KINDS else -1
+        return (rng.choice(sorted(FILE_ARTEFACTS)), kind, bucket, seed)
+    if group == "dir":
+        return (rng.choice(sorted(DIR_ARTEFACTS)), rng.choice(DIR_KINDS), -1, seed)
+    if group == "sql":
+        return (f"sql {rng.choice(sorted(SQL_ARTEFACTS))}", rng.choice(SQL_KINDS), -1, seed)
+    if group == "account":
+        return (f"account {rng.choice(RELEASES)}", rng.choice(ACCOUNT_KINDS), -1, seed)
+    return ("leftover", rng.choice(LEFTOVER_KINDS), -1, seed)
+
+
+def fresh_case(rng: random.Random, seen: set[tuple[tuple[str, str, int], ...]]) -> list[Damage]:
+    """A case of 1-3 damages whose key is not in `seen` (the space is far larger than a run)."""
+    while True:
+        case: list[Damage] = []
+        for _ in range(rng.randint(1, 3)):
+            hit = random_damage(rng)
+            if all(hit[:3] != d[:3] for d in case):
+                case.append(hit)
+        if case_key(case) not in seen:
+            return case
 
 
 def case_key(case: list[Damage]) -> tuple[tuple[str, str, int], ...]:
@@ -188,6 +240,12 @@ def damage(home: Path, hit: Damage) -> None:
     with contextlib.suppress(OSError):  # an earlier damage of the case took its place away
         if artefact == "leftover":
             _leave(home, kind, seed)
+            return
+        if artefact.startswith("sql "):
+            _damage_values(home, SQL_ARTEFACTS[artefact[4:]], kind, seed)
+            return
+        if artefact.startswith("account "):
+            _drop_account(home, artefact[len("account "):], kind)
             return
         for path in _targets(home, artefact, seed):
             if path.is_symlink() or not path.exists():
@@ -240,6 +298,57 @@ JSON_SHAPES = {
 }
 
 
+def _damage_values(home: Path, pattern: str, kind: str, seed: int) -> None:
+    """Change one value (or delete one row) of a table in place: the file stays a valid
+    SQLite database, so only the hash recorded when it was written can tell."""
+    import sqlite3
+
+    found = sorted(p for p in home.glob(pattern) if p.is_file() and not p.is_symlink())
+    if not found:
+        return
+    rng = random.Random(seed)
+    with contextlib.suppress(sqlite3.Error, UnicodeDecodeError), \
+            contextlib.closing(sqlite3.connect(found[seed % len(found)])) as con, con:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT "
+                                            "LIKE 'CREATE VIRTUAL%' AND name NOT LIKE '%\\_%' ESCAPE '\\'")]
+        tables = [t for t in tables if con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]]
+        if not tables:
+            return
+        table = rng.choice(sorted(tables))
+        n = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        columns = [r[1] for r in con.execute(f'PRAGMA table_info("{table}")')]
+        row = con.execute(f'SELECT * FROM "{table}" LIMIT 1 OFFSET {rng.randrange(n)}').fetchone()
+        where = " AND ".join(f'"{c}" IS ?' for c in columns)
+        if kind == "delete a row":
+            con.execute(f'DELETE FROM "{table}" WHERE {where}', row)
+            return
+        i = rng.randrange(len(columns))
+        value = row[i]
+        changed = (value + 1 if isinstance(value, (int, float)) else value + "x" if isinstance(value, str)
+                   else bytes(value) + b"x" if isinstance(value, bytes) else "x")
+        con.execute(f'UPDATE OR IGNORE "{table}" SET "{columns[i]}" = ? WHERE {where}', (changed, *row))
+
+
+def _drop_account(home: Path, doc_id: str, kind: str) -> None:
+    """Remove one release from the store's manifest, or its lines from the journal (both stay
+    well-formed: the loss of an entry, not damage a parser sees)."""
+    import json
+
+    if kind == "drop manifest entry":
+        path = home / "store" / "manifest.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            return
+        if isinstance(data, dict) and isinstance(data.get("documents"), dict):
+            data["documents"].pop(doc_id, None)
+            path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    else:
+        path = home / "store" / "journal.jsonl"
+        lines = path.read_bytes().split(b"\n")
+        path.write_bytes(b"\n".join(x for x in lines if doc_id.encode() not in x))
+
+
 def _damage_dir(p: Path, kind: str, seed: int) -> None:
     if kind in ("delete", "file", "symlink loop"):
         shutil.rmtree(p)
@@ -287,12 +396,23 @@ class Unhealed(Exception):
     """doctor --repair left a damaged home unhealthy, or a document lost after it."""
 
 
-def survive(home: Path, new_release: Path | None) -> None:
+def values(home: Path) -> dict[str, object]:
+    """What a healthy home answers (a rule of each release, a history, a card): after the
+    repair of a damaged copy, the same answers, so a value changed in place is never left."""
+    from regelwerk.index.facade import Library
+
+    library = Library(home)
+    return {"rule 2026-01-16": library.rule("100.1a", version="2026-01-16"), "rule": library.rule("100.1a"),
+            "history": library.history("100.1"), "card": library.card("Craw Wurm")}
+
+
+def survive(home: Path, new_release: Path | None, reference: dict[str, object] | None = None) -> None:
     """What a damaged `home` must do: every read answers or fails with a RegelwerkError (the
     one-line error), an ingest of `new_release` too; then `doctor --repair` heals it and both
     CR releases read again (or the repair names a release it could not bring back, which
-    happens only when its record and the manifest were both damaged). Anything else raises
-    (an internal error, or Unhealed)."""
+    happens only when its record and the manifest were both damaged), with the `reference`
+    answers of the healthy home (`values`) where nothing was ingested or lost. Anything else
+    raises (an internal error, or Unhealed)."""
     from regelwerk.index.facade import Library
     from regelwerk.ingest.model.errors import RegelwerkError
 
@@ -311,14 +431,27 @@ def survive(home: Path, new_release: Path | None) -> None:
         raise Unhealed(f"doctor --repair left it unhealthy: {report['problems'][:2]}")
     after = Library(home)
     ids = {d["id"] for d in after.docs()["documents"]}
-    said = " ".join(report["problems"] + report["repaired"])
+    said = " ".join(report["problems"] + report["repaired"] + report["lost"])
     named = " ".join(after.docs()["lost"])
-    for lost in {"cr-en-2026-01-16", "cr-en-2026-04-17"} - ids:  # only with its source gone too
+    for lost in set(RELEASES) - ids:  # only with its source gone too
         if lost not in said or lost not in named:
             raise Unhealed(f"{lost} was lost without a word: {report['repaired']}, docs: {named!r}")
     after.rule("100.1a", version="2026-01-16" if "cr-en-2026-01-16" in ids else None)
     after.search("trample")
     after.term("trample")
+    if reference is not None and new_release is None and set(RELEASES) <= ids:
+        _same_values(home, reference, report)
+
+
+def _same_values(home: Path, reference: dict[str, object], report: dict[str, list[str]]) -> None:
+    now = values(home) if (home / "cards" / "cards.sqlite").exists() else None
+    if now is None:  # the card database was removed and its files not known: the repair says so
+        if not any("cards.sqlite: removed" in r for r in report["repaired"]):
+            raise Unhealed("the card database is gone without a word")
+        return
+    for key, value in reference.items():
+        if now[key] != value:
+            raise Unhealed(f"after the repair, {key} answers differently: a value changed in place was left")
 
 
 def new_release(folder: Path) -> Path:

@@ -218,10 +218,10 @@ def test_kill_9_at_random_points_loses_nothing_and_leaves_nothing(tmp_path: Path
                 assert _run(home, "rule", "100.1", "--version", d["version"]).returncode == 0
 
 
-def test_a_reader_that_must_build_never_builds_a_state_a_writer_replaced(tmp_path: Path) -> None:
-    """A reader that has to build (here: its state's search index is gone) waits for the build
-    lock; a writer that commits meanwhile built its own state whole, so the reader follows
-    that state instead of building the one it replaced."""
+def test_a_reader_that_finds_no_build_waits_for_the_writer_and_reads_its_state(tmp_path: Path) -> None:
+    """A reader that finds its state's search index gone runs the writer step, so it waits for
+    the writer lock; a writer that commits meanwhile built its own state whole, and the reader
+    reads that state: it builds nothing (no second version, no rebuild of the replaced one)."""
     import shutil
 
     from filelock import FileLock
@@ -232,12 +232,87 @@ def test_a_reader_that_must_build_never_builds_a_state_a_writer_replaced(tmp_pat
     assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
     for folder in (home / "derived").glob("*/search"):
         shutil.rmtree(folder)
-    with FileLock(str(home / "build.lock"), is_singleton=True):  # the store's own lock object: re-entrant
+    with FileLock(str(home / "lock"), is_singleton=True):  # the store's own lock object: re-entrant
         reader = _start(home, "search", "trample", "--json")
-        time.sleep(3)  # the reader finds no index and waits for the lock
+        time.sleep(3)  # the reader finds no index and waits for the writer lock
+        assert not list((home / "derived").glob("*/.tmp-*")), "a reader began to build"
         Library(home).ingest([_cr(tmp_path, 2)])  # a writer (this process) commits a new state
     code, out, err = _finish(reader)
     assert code == 0, (out, err)
     assert json.loads(out)["hits"]
     searches = list((home / "derived").glob("*/search"))
     assert len(searches) == 1, f"the reader rebuilt a replaced state: {searches}"
+
+
+def _versions(home: Path) -> list[str]:
+    return sorted(p.name for p in (home / "derived").iterdir() if not p.name.startswith("."))
+
+
+def test_a_new_home_is_set_up_by_one_writer_step_while_readers_wait(tmp_path: Path) -> None:
+    """Readers never build: on a new home the first command runs the writer step (seeds stored
+    and every artefact built under the writer lock). While another writer holds that lock, a
+    first command waits a bounded time and fails with a clear message, having built nothing;
+    four first commands at once store the seeds once and build one set of artefacts."""
+    from filelock import FileLock
+
+    home = tmp_path / "home"
+    quick = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
+    with FileLock(str(home / "lock")):
+        proc = subprocess.run([sys.executable, "-m", "regelwerk", "search", "trample"], env=quick, text=True,
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+        assert "another regelwerk ingest is writing to this store (waited 1 s)" in proc.stderr
+        assert not (home / "derived").exists() and not (home / "store").exists()
+    procs = [_start(home, *args, "--json") for args in (("search", "trample"), ("rule", "702.19"),
+                                                         ("term", "banding"), ("docs",))]
+    for proc in procs:
+        code, out, err = _finish(proc)
+        assert code == 0, (proc.args, out[-1000:], err[-1000:])
+    assert [v.split("-", 1)[1][:5] for v in _versions(home)] == ["kw6-t", "rules", "searc"]
+    journal = (home / "store" / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    puts = [json.loads(line)["id"] for line in journal if json.loads(line)["op"] == "put"]
+    assert len(puts) == len(set(puts)) == 4, puts  # the seeds, stored once
+
+
+def test_an_upgrade_that_changes_an_index_format_is_a_writer_step(tmp_path: Path) -> None:
+    """A package whose artefact formats changed (another salt) finds none of its artefacts: the
+    first read runs the writer step, which builds every artefact (not only what that read
+    needs); while a writer holds the lock the read waits, fails clearly, and builds nothing."""
+    from filelock import FileLock
+
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
+    for version in (home / "derived").iterdir():  # as an older package's salts would name them
+        if not version.name.startswith("."):
+            version.rename(version.with_name(version.name.replace("-", "-old", 1)))
+    before = _versions(home)
+    quick = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
+    with FileLock(str(home / "lock")):
+        proc = subprocess.run([sys.executable, "-m", "regelwerk", "rule", "100.2"], env=quick, text=True,
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 1 and "waited 1 s" in proc.stderr and "Traceback" not in proc.stderr
+        assert _versions(home) == before and not list((home / "derived").glob("*/.tmp-*"))
+    proc = _run(home, "rule", "100.2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    new = [v for v in _versions(home) if "-old" not in v]
+    assert len(new) == 3, new  # keyword links, rules table and search index: the whole build
+
+
+def test_damaged_derived_data_is_rebuilt_by_a_writer_step(tmp_path: Path) -> None:
+    """A read that meets damaged derived data does not rebuild it as a reader: it runs the
+    writer step (or, while a writer holds the lock, says so and changes nothing)."""
+    from filelock import FileLock
+
+    home = tmp_path / "home"
+    assert _run(home, "ingest", str(_cr(tmp_path, 1))).returncode == 0
+    table = next((home / "derived").glob("*/rules/rules.sqlite"))
+    table.write_bytes(table.read_bytes()[:4096])
+    quick = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
+    with FileLock(str(home / "lock")):
+        proc = subprocess.run([sys.executable, "-m", "regelwerk", "rule", "100.2"], env=quick, text=True,
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 1 and "waited 1 s" in proc.stderr and "Traceback" not in proc.stderr
+        assert table.stat().st_size == 4096
+    proc = _run(home, "rule", "100.2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []

@@ -187,9 +187,12 @@ def test_a_damaged_card_database_names_its_fix(home: Path, tmp_path: Path) -> No
         assert proc.returncode == 1 and "cards.sqlite: damaged" in proc.stderr, (args, proc.stderr)
         assert "doctor --repair" in proc.stderr and "card files again" in proc.stderr
     report = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
-    assert any("card files again" in r for r in report["repaired"])
-    assert _run(home, "ingest", str(cards)).returncode == 0
-    assert _run(home, "card", "Craw Wurm").returncode == 0
+    assert any("card database was read again from 1 card files" in r for r in report["repaired"])
+    assert _run(home, "card", "Craw Wurm").returncode == 0  # the repair read the card file again
+    db.write_bytes(bytes(db.stat().st_size))
+    cards.unlink()  # gone: the repair names it
+    report = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
+    assert any("card files gone, ingest them again" in r and "AAA.json" in r for r in report["repaired"])
 
 
 def test_damaged_rule_lineage_is_rebuilt_on_the_next_read(home: Path, tmp_path: Path) -> None:
@@ -202,3 +205,113 @@ def test_damaged_rule_lineage_is_rebuilt_on_the_next_read(home: Path, tmp_path: 
     _clean(proc)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
+
+
+def _two_releases(home: Path, tmp_path: Path) -> None:
+    older = tmp_path / "older.txt"
+    older.write_text(CR.replace("April 17, 2026", "January 16, 2026").replace("trample.", "trample, once."),
+                     encoding="utf-8")
+    assert _run(home, "ingest", str(older)).returncode == 0
+
+
+def test_a_release_whose_manifest_entry_record_and_journal_line_are_all_destroyed_is_named(
+    home: Path, tmp_path: Path
+) -> None:
+    """The silent loss: nothing of the store's own accounts is left, but the derived data of the
+    last committed state (rules table, search members) still name the release; `docs`, a
+    lookup of it and `doctor` name it, and the repair records it as lost for good."""
+    _two_releases(home, tmp_path)
+    gone = "cr-en-2026-01-16"
+    manifest = home / "store" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    del data["documents"][gone]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    (home / "store" / "docs" / f"{gone}.json").unlink()
+    journal = home / "store" / "journal.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(x for x in lines if gone not in x), encoding="utf-8")
+    (tmp_path / "older.txt").unlink()  # and its file is gone too
+    docs = json.loads(_run(home, "docs", "--json").stdout)
+    assert any(gone in x and "2026-01-16" in x for x in docs["lost"]), docs["lost"]
+    proc = _run(home, "rule", "100.1", "--version", "2026-01-16")
+    _clean(proc)
+    assert proc.returncode == 1 and gone in proc.stderr and "lost" in proc.stderr, proc.stderr
+    report = json.loads(_run(home, "doctor", "--json").stdout)
+    assert any(gone in p for p in report["problems"] + report["lost"]), report
+    repaired = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
+    assert any(gone in x for x in repaired["problems"] + repaired["repaired"] + repaired["lost"])
+    docs = json.loads(_run(home, "docs", "--json").stdout)
+    assert any(gone in x for x in docs["lost"]) and gone not in {d["id"] for d in docs["documents"]}
+    assert _run(home, "rule", "100.1").returncode == 0
+
+
+def test_a_killed_ingest_s_build_is_no_witness(home: Path, tmp_path: Path) -> None:
+    """A build that was never committed (an ingest killed after building, before its commit)
+    names a document the store never held: it is not reported lost."""
+    from regelwerk.index.store import witness
+
+    committed = (home / "derived" / witness.COMMITTED).read_text(encoding="ascii")
+    _two_releases(home, tmp_path)
+    (home / "derived" / witness.COMMITTED).write_text(committed, encoding="ascii")  # as before the commit
+    manifest = home / "store" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    del data["documents"]["cr-en-2026-01-16"]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    (home / "store" / "docs" / "cr-en-2026-01-16.json").unlink()
+    journal = home / "store" / "journal.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(x for x in lines if "cr-en-2026-01-16" not in x), encoding="utf-8")
+    assert json.loads(_run(home, "docs", "--json").stdout)["lost"] == []
+
+
+def _sql(path: Path, statement: str) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    with con:
+        assert con.execute(statement).rowcount > 0
+    con.close()
+
+
+def test_a_value_changed_in_rule_lineage_is_found_by_its_seal_and_rebuilt(home: Path, tmp_path: Path) -> None:
+    """A silent value change: a valid SQLite file whose one value differs passes every SQLite
+    check; the seal written when the lineage was built finds it, the repair rebuilds it."""
+    import sqlite3
+
+    _two_releases(home, tmp_path)
+    before = _run(home, "history", "100.1", "--json").stdout
+    lineage = next((home / "lineage").glob("*.sqlite"))
+    _sql(lineage, "UPDATE links SET new_number = '999.9' WHERE new_number = '100.1'")
+    assert _run(home, "history", "100.1").returncode == 0  # the reads cannot tell
+    report = json.loads(_run(home, "doctor", "--json").stdout)
+    assert any(f"{lineage.name}: its contents do not match the sha256" in p for p in report["problems"])
+    assert _run(home, "doctor", "--repair").returncode == 0
+    assert _run(home, "history", "100.1", "--json").stdout == before
+    con = sqlite3.connect(next((home / "lineage").glob("*.sqlite")))
+    assert con.execute("SELECT count(*) FROM links WHERE new_number = '999.9'").fetchone() == (0,)
+    con.close()
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
+
+
+def test_a_value_changed_in_the_card_database_is_found_and_read_again(home: Path, tmp_path: Path) -> None:
+    from tests.test_mtgjson import META, SET_A
+
+    cards = tmp_path / "AAA.json"
+    cards.write_text(json.dumps({"data": SET_A, "meta": META}), encoding="utf-8")
+    assert _run(home, "ingest", str(cards)).returncode == 0
+    before = _run(home, "card", "Craw Wurm", "--json").stdout
+    _sql(home / "cards" / "cards.sqlite", "UPDATE cards SET type_line = 'Wyrm' WHERE name = 'Craw Wurm'")
+    report = json.loads(_run(home, "doctor", "--json").stdout)
+    assert any("cards.sqlite: its contents do not match the sha256" in p for p in report["problems"]), report
+    assert _run(home, "doctor", "--repair").returncode == 0
+    assert _run(home, "card", "Craw Wurm", "--json").stdout == before
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
+
+
+def test_a_database_left_unsealed_by_a_killed_writer_is_sealed_by_the_repair(home: Path) -> None:
+    seal = home / "linking" / "releases.sqlite.seal.json"
+    seal.unlink()
+    report = json.loads(_run(home, "doctor", "--json").stdout)
+    assert any("releases.sqlite: not sealed" in p for p in report["problems"]), report
+    repaired = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
+    assert any("sealed as it is" in r for r in repaired["repaired"]) and seal.exists()

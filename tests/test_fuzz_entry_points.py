@@ -23,11 +23,13 @@ from tests.fuzzing import (
     command_args,
     damage,
     damage_home,
+    fresh_case,
     html_bytes,
     ingest_bytes,
     new_release,
     store_damage,
     survive,
+    values,
 )
 
 CR = (
@@ -86,15 +88,21 @@ def damage_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base
 
 
+@pytest.fixture(scope="module")
+def reference(damage_base: Path) -> dict[str, object]:
+    """The healthy home's answers, which a repaired copy must give again."""
+    return values(damage_base / "home")
+
+
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(case=store_damage())
-def test_any_store_damage(damage_base: Path, tmp_path_factory: pytest.TempPathFactory,
-                          case: list[Damage]) -> None:
+def test_any_store_damage(damage_base: Path, reference: dict[str, object],
+                          tmp_path_factory: pytest.TempPathFactory, case: list[Damage]) -> None:
     home = tmp_path_factory.mktemp("damaged") / "home"
     shutil.copytree(damage_base / "home", home, symlinks=True)
     for hit in case:
         damage(home, hit)
-    survive(home, damage_base / "cr-2026-Mar.txt")
+    survive(home, damage_base / "cr-2026-Mar.txt", reference)
 
 
 def test_the_damage_strategy_is_varied() -> None:
@@ -112,6 +120,41 @@ def test_the_damage_strategy_is_varied() -> None:
     assert len(seen) >= 180
     artefacts = {hit[0] for key in seen for hit in key}
     assert len(artefacts) >= 25
+
+
+def test_fresh_cases_are_distinct_and_reach_every_kind_of_damage() -> None:
+    """The long campaign replaces a case hypothesis drew before by a fresh one: every case of a
+    run is then distinct, and the fresh draws reach values changed in place and releases
+    dropped from the store's accounts."""
+    import random
+
+    from tests.fuzzing import ACCOUNT_KINDS, SQL_KINDS
+
+    rng, seen = random.Random(14), set()
+    for _ in range(2000):
+        seen.add(case_key(fresh_case(rng, seen)))
+    assert len(seen) == 2000
+    kinds = {hit[1] for key in seen for hit in key}
+    assert set(SQL_KINDS) | set(ACCOUNT_KINDS) <= kinds
+
+
+@pytest.mark.parametrize("case", [
+    [("account cr-en-2026-01-16", "drop manifest entry", -1, 1), ("record cr 2026-01", "delete", -1, 1),
+     ("account cr-en-2026-01-16", "drop journal lines", -1, 1)],
+    [("sql lineage.sqlite", "delete a row", -1, 51461159), ("search members", "json null", -1, 38233350)],
+    [("sql cards.sqlite", "change a value", -1, 7)],
+], ids=["every-account-of-a-release", "lineage-row-then-a-rebuild", "card-value"])
+def test_the_campaign_s_silent_cases(damage_base: Path, reference: dict[str, object], tmp_path: Path,
+                                     case: list[Damage]) -> None:
+    """Found by the campaign (or the issue): a release whose manifest entry, record and journal
+    line are destroyed is named (its file is kept here, so the repair cannot read it again by
+    its name alone: it is recorded lost); a lineage row deleted in place, then a rebuild that
+    must not seal the change; a card's value changed in place."""
+    home = tmp_path / "home"
+    shutil.copytree(damage_base / "home", home, symlinks=True)
+    for hit in case:
+        damage(home, hit)
+    survive(home, None, reference)
 
 
 #: Every SQLite database a home holds (the campaign found each class in one of them).

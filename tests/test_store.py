@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -37,34 +38,63 @@ def test_fingerprint_changes_only_with_documents(tmp_path: Path) -> None:
     assert store.fingerprint() != f1
 
 
-def test_derived_builds_once_and_swaps_atomically(tmp_path: Path) -> None:
-    store = Store(tmp_path)
-    store.put(_doc("a", "1"))
-    calls: list[Path] = []
-
+def _counting(calls: list[Path]) -> Callable[[Path], None]:
+    """A build that writes "v1" and notes each call."""
     def build(tmp: Path) -> None:
         calls.append(tmp)
         (tmp / "data").write_text("v1")
 
-    first = store.derived("thing", build)
-    second = store.derived("thing", build)
+    return build
+
+
+def test_derived_builds_once_and_swaps_atomically(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    calls: list[Path] = []
+    build = _counting(calls)
+
+    with store.publishing():
+        first = store.derived("thing", build)
+        second = store.derived("thing", build)
     assert first == second and len(calls) == 1
     assert (first / "data").read_text() == "v1"
-
-    store.put(_doc("b", "9"))
+    assert Store(tmp_path).derived("thing", build) == first and len(calls) == 1  # a reader finds it
 
     def broken(tmp: Path) -> None:
         (tmp / "data").write_text("half")
         raise RuntimeError("crash mid-build")
 
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError), store.publishing():
+        store.put(_doc("b", "9"))
         store.derived("thing", broken)
     # the failed build left no directory behind under the new fingerprint, and the old one is intact
-    assert not (tmp_path / "derived" / store.fingerprint() / "thing").exists()
-    assert (first / "data").read_text() == "v1"
-    new = store.derived("thing", build)
+    assert len(list((tmp_path / "derived").glob("*/thing"))) == 1
+    assert (first / "data").read_text() == "v1" and Store(tmp_path).ids() == ["a"]
+    with store.publishing():
+        store.put(_doc("b", "9"))
+        new = store.derived("thing", build)
     assert new != first and (new / "data").read_text() == "v1"
     assert not first.exists()  # the previous generation is pruned after a successful build
+
+
+def test_a_reader_never_builds(tmp_path: Path) -> None:
+    """Readers never build: a state no writer built (here: committed without its artefact, as
+    a new home or an upgrade leaves it) is NotBuilt for a reader, which builds nothing; a writer
+    step builds it, and then every reader finds it."""
+    store = Store(tmp_path)
+    store.put(_doc("a", "1"))
+    calls: list[Path] = []
+    build = _counting(calls)
+
+    with pytest.raises(disk.NotBuilt, match="thing"):
+        Store(tmp_path).derived("thing", build)
+    assert not calls and not list((tmp_path / "derived").glob("*/*thing*"))
+    with store.publishing():
+        built = store.derived("thing", build)
+    (built / "data").write_text("v1 and more")  # damage the cheap check sees: a reader does not rebuild it
+    with pytest.raises(disk.NotBuilt, match="bytes, expected"):
+        Store(tmp_path).derived("thing", build)
+    assert len(calls) == 1
 
 
 def test_remove(tmp_path: Path) -> None:
@@ -77,17 +107,21 @@ def test_remove(tmp_path: Path) -> None:
 def test_a_version_a_reader_holds_survives_a_new_build_and_goes_once_released(tmp_path: Path) -> None:
     """Pruning removes only what no reader holds: a lease, not a grace period."""
     store = Store(tmp_path)
-    store.put(_doc("a", "1"))
+    with store.publishing():
+        store.put(_doc("a", "1"))
+        store.derived("thing", lambda tmp: (tmp / "data").write_text("v1"))
     reader = Store(tmp_path)
     first = reader.derived("thing", lambda tmp: (tmp / "data").write_text("v1"))
-    store.put(_doc("b", "9"))
-    second = store.derived("thing", lambda tmp: (tmp / "data").write_text("v2"))
+    with store.publishing():
+        store.put(_doc("b", "9"))
+        second = store.derived("thing", lambda tmp: (tmp / "data").write_text("v2"))
     assert first != second
     assert (first / "data").read_text() == "v1"  # the reader still holds it
     del reader  # its leases end with it (a CLI command: when it exits)
     gc.collect()
-    store.put(_doc("c", "3"))
-    third = store.derived("thing", lambda tmp: (tmp / "data").write_text("v3"))
+    with store.publishing():
+        store.put(_doc("c", "3"))
+        third = store.derived("thing", lambda tmp: (tmp / "data").write_text("v3"))
     assert not first.exists() and not second.exists() and third.exists()
     assert not disk.leases.lease_path(tmp_path / "derived", first.parent.name).exists()
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from regelwerk.index.store.disk import seal, seal_path, write_atomic
 from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import file_sha256
@@ -58,7 +59,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS card_text USING fts5(
 
 
 #: What a damaged card database says: only the card files can make it again.
-DAMAGED = N_("{problem}; run `regelwerk doctor --repair`, then ingest your MTGJSON card files again")
+DAMAGED = N_("{problem}; run `regelwerk doctor --repair`, which reads your MTGJSON card files again (ingest "
+             "them again if they moved)")
 
 
 def damaged(path: Path | str, why: str) -> StoreError:
@@ -170,6 +172,8 @@ class CardStore:
         report = CardIngestReport()
         conn = self.connect()
         changed = False
+        sources = self.sources()
+        self._unseal(sources)  # while it changes: a killed ingest is no false alarm
         for path in paths:
             if progress is not None:
                 progress(path)
@@ -207,11 +211,48 @@ class CardStore:
                 )
                 continue
             changed = True
+            sources[reader.document_id] = str(Path(path).resolve())
+            self._journal(reader.document_id, sha, sources[reader.document_id])
             report.documents.append(summary)
         if changed:
             with _transaction(conn):
                 _rebuild_text_index(conn)
+        self.seal(sources)
         return report
+
+    def sources(self) -> dict[str, str]:
+        """file id -> where each ingested card file was read from (kept in the seal), so that
+        ``doctor --repair`` can read them again into a new database when this one is damaged."""
+        try:
+            found = json.loads(seal_path(self.path).read_text(encoding="utf-8")).get("sources")
+        except (OSError, ValueError, AttributeError):
+            return {}
+        return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+    def seal(self, sources: dict[str, str]) -> None:
+        """Checkpoint the WAL into the file (which then alone holds every value) and record its
+        size and sha256 with the card files' sources (``disk.seal``; ``doctor`` checks it)."""
+        if self._conn is not None:
+            busy = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if busy:  # a reader holds the WAL: the file is not whole yet, so no seal (doctor says so)
+                self._unseal(sources)
+                return
+        seal(self.path, sources=sources)
+
+    def _journal(self, file_id: str, sha: str, source: str) -> None:
+        """Account for a card file in the store's journal too (``journal``): a card database
+        lost with its seal is then named, and read again, by ``doctor --repair``."""
+        from regelwerk.index.store import journal
+
+        folder = self.path.parent.parent / "store"
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+            details = {"sha256": sha, "source": source, "kind": "mtgjson"}
+            journal.append(folder, [journal.line(journal.CARDS, f"{journal.CARDS}:{file_id}", details)])
+
+    def _unseal(self, sources: dict[str, str]) -> None:
+        """No size and sha256 in the seal, only the sources (``doctor`` says it is not sealed)."""
+        write_atomic(seal_path(self.path), json.dumps({"sources": sources}))
 
 
 @contextlib.contextmanager

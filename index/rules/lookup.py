@@ -52,12 +52,20 @@ def keyword_links(library: Corpus) -> KeywordIndex:
 
 
 def lineage_chain(library: Corpus, progress: Callable[[str], None] | None = None) -> Chain:
-    """The lineage of the stored English CR releases, computing pairs the table lacks first."""
+    """The lineage of the stored English CR releases; a writer computes the pairs the table
+    lacks first, a reader that finds one missing raises `NotBuilt` (readers never build)."""
     from regelwerk.index.linking import lineage_table
+    from regelwerk.index.store.disk import NotBuilt
 
     path = lineage_path(library)
     chain = lineage_table.chain_of(library.store.summaries())
-    computed = lineage_table.update(path, chain, library.store.get, progress)
+    if not library.store.may_build:
+        missing = lineage_table.missing_pairs(path, chain)
+        if missing:
+            raise NotBuilt("rule lineage", f"{path}: {len(missing)} pair(s) of releases not linked")
+        computed = 0
+    else:
+        computed = lineage_table.update(path, chain, library.store.get, progress)
     key = (path, tuple(chain))
     if computed or key not in _CHAINS:
         # a build asks several times (numbers today for the rules table, the search index):

@@ -5,8 +5,11 @@ Each artefact is built the way its module defines (atomic rename into ``derived/
 per-fingerprint ones, committed SQLite transactions for the lineage table) and a reader keeps
 seeing the previous complete state until the new one is in place. The order matters: rule
 lineage first (the rules table and the search index take "today's number" from it), then the
-keyword links, the rules table and the search index. Readers that find an artefact missing
-(a store written by an older version) still build it on first use through the same functions.
+keyword links, the rules table and the search index. It runs only in a writer step
+(``Corpus.publishing``): readers that find an artefact missing (a new home, a store written by
+an older version, damage) run that writer step instead of building. The SQLite tables that grow
+in place (lineage, linking's per-release lookups) are sealed when it ends (``disk.seal``: their
+size and sha256, which ``doctor`` checks).
 
 What a new release costs: its parse, the lineage pair(s) it creates (older pairs are cached by
 content and never recomputed), and the per-fingerprint artefacts.
@@ -35,6 +38,15 @@ def build(corpus: Corpus, stage: Callable[[str], None] | None = None) -> None:
         if stage is not None:
             stage(text)
 
+    from regelwerk.index.linking.keyword_index import LOOKUPS
+    from regelwerk.index.store.disk import discard, seal, seal_changed, seal_path
+
+    grown = (lineage_path(corpus), corpus.home / "linking" / LOOKUPS)
+    for path in grown:  # a value changed since the seal: build it again, never seal the change
+        if seal_changed(path):
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                discard(path.with_name(path.name + suffix))
+        discard(seal_path(path))  # unsealed while they change: a killed build leaves no false alarm
     say(STAGES[0])
     chain = lineage_chain(corpus, progress=say).releases
     lineage_table.prune(lineage_path(corpus), chain)
@@ -44,6 +56,8 @@ def build(corpus: Corpus, stage: Callable[[str], None] | None = None) -> None:
     rules_table(corpus).close()
     say(STAGES[3])
     index_dir(corpus)
+    for path in grown:
+        seal(path)
 
 
 __all__ = ["STAGES", "build"]

@@ -7,7 +7,8 @@ package with changed seeds), so ``regelwerk docs`` lists them right after instal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -48,6 +49,10 @@ class IngestReport:
         }
 
 
+def _seed_stamp(seeds: list[tuple[str, bytes]]) -> str:
+    return sha256(b"".join(name.encode() + b"\0" + data for name, data in seeds))
+
+
 def seed_files() -> list[tuple[str, bytes]]:
     """(name, bytes) of the seed documents shipped in regelwerk.data/seeds."""
     folder = resources.files("regelwerk.data") / "seeds"
@@ -59,25 +64,67 @@ def seed_files() -> list[tuple[str, bytes]]:
 
 
 class Corpus:
-    """The document store under ``home``, with the seeds ingested on first use."""
+    """The document store under ``home``; opening it for reading runs the writer step first
+    when the shipped seeds are not stored yet (a new home) or have changed (an upgrade)."""
 
     def __init__(self, home: Path | None = None, *, seed: bool = True) -> None:
         self.home = home or home_dir()
         self.store = Store(self.home)
-        if seed:
+        if seed and not self.seeds_current():
+            self.prepare()
+
+    def seeds_current(self) -> bool:
+        """Are this package's seeds the stored ones (a cheap look at the manifest)?"""
+        return bool(self.store.meta("seeds") == _seed_stamp(seed_files()))
+
+    @contextlib.contextmanager
+    def publishing(
+        self, stage: Callable[[str], None] | None = None, *, force: bool = False
+    ) -> Iterator[None]:
+        """A writer step: the writer lock, the shipped seeds staged if missing or changed, the
+        witnesses' account settled (``witness``: a document destroyed without a trace is
+        recorded as lost before a build forgets it), the caller's changes, then, if anything
+        changed (or `force`), every derived artefact built, and only then the commit. Other
+        processes see the old state, then the new one whole. Nested inside another writer
+        step, the outer one builds and commits."""
+        if self.store.may_build:
+            yield
+            return
+        with self.store.publishing():
             self.ensure_seeds()
+            self.settle_unaccounted()
+            yield
+            if force or self.store.changed:
+                from regelwerk.index.store.build import build
+
+                build(self, stage)
+
+    def prepare(self, stage: Callable[[str], None] | None = None) -> None:
+        """The writer step a reader runs when it finds no built state (a new home's seeds, an
+        index format changed by an upgrade, derived data removed as damaged): as a writer,
+        under the writer lock (waiting at most ``REGELWERK_LOCK_TIMEOUT`` s for another one,
+        then a one-line error), it stores the seeds and builds every artefact of the committed
+        state; a state another writer built meanwhile is only checked, not built again."""
+        with self.publishing(stage, force=True):
+            pass
+
+    def settle_unaccounted(self) -> list[Message]:
+        """Record as lost each document derived data or the journal name that the store lost
+        without a trace (``witness.settle``); what was recorded."""
+        from regelwerk.index.store.witness import settle
+
+        return settle(self.store)
 
     def ensure_seeds(self) -> None:
-        """Ingest the shipped seeds if they are missing or changed since the last run."""
+        """Stage the shipped seeds if they are missing or changed since the last run (inside a
+        writer step; opened for reading, `Corpus` runs one when they are)."""
         seeds = seed_files()
-        stamp = sha256(b"".join(name.encode() + b"\0" + data for name, data in seeds))
+        stamp = _seed_stamp(seeds)
         if self.store.meta("seeds") == stamp:
             return
         from regelwerk.ingest import parse_bytes
 
-        with self.store.publishing():
-            if self.store.meta("seeds") == stamp:
-                return
+        with self.publishing():
             for name, data in seeds:
                 parsed = parse_bytes(data, f"seeds/{name}")
                 if self.store.sha256_of(parsed.document.id) != parsed.document.sha256:
@@ -93,6 +140,7 @@ class Corpus:
         strict: bool = False,
         follow_symlinks: bool = False,
         replace: bool = False,
+        stage: Callable[[str], None] | None = None,
     ) -> IngestReport:
         """Parse and store each file; a bad file is reported and the rest go on.
 
@@ -102,14 +150,14 @@ class Corpus:
         failure of that file instead. Directories are walked without following symbolic links
         unless `follow_symlinks`; what was skipped is listed in the report. A different
         document arriving under a stored one's id is refused unless `replace` (see `identity`).
-        Called inside the caller's `Store.publishing`, the documents become visible only with
-        the caller's build; called alone, they are committed when it returns.
+        It is one writer step (`publishing`): the documents become visible together with the
+        derived data built from them (`stage` hears each step of the build).
         """
         from regelwerk.ingest import display_path, expand_paths
 
         report = IngestReport()
         files = expand_paths(paths, follow_symlinks=follow_symlinks, skipped=report.skipped)
-        with self.store.publishing():
+        with self.publishing(stage):
             for path in files:
                 if progress is not None:
                     progress(path)

@@ -62,6 +62,17 @@ HASHED_ON_USE = 64 * 1024
 SQLITE_DAMAGE = (sqlite3.DatabaseError, UnicodeDecodeError)
 
 
+class NotBuilt(Exception):
+    """A reader met a state whose derived data no writer has built (a new home, an index format
+    an upgrade changed, damaged or removed derived data). Readers never build: the caller runs
+    the writer step (``Corpus.prepare``) and asks again. Not a RegelwerkError, so no code that
+    turns lookup failures into "not found" can swallow it."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}; a writer step builds it (`regelwerk doctor --repair`)")
+        self.what = what
+
+
 def damage_text(exc: BaseException) -> str:
     """A short, printable account of what reading a damaged file raised."""
     return f"{type(exc).__name__}: {str(exc)[:80]}".encode("utf-8", "replace").decode("utf-8")
@@ -126,6 +137,67 @@ def artefact_problem(folder: Path, full: bool = False) -> str | None:
                 return f"{path}: its contents do not match its sha256"
         except OSError:
             return f"{path}: missing"
+    return None
+
+
+#: Beside each SQLite database that grows in place (lineage, linking's lookups, the cards):
+#: its size and sha256 when its writer last finished, for ``doctor`` to check.
+SEAL = ".seal.json"
+
+
+def seal_path(path: Path) -> Path:
+    return path.with_name(path.name + SEAL)
+
+
+def seal(path: Path, **extra: Any) -> None:
+    """Record `path`'s size and sha256 now (its writer has finished; a WAL is checkpointed
+    first, so the file alone holds every value). `extra` is kept beside them."""
+    if not path.is_file():
+        discard(seal_path(path))
+        return
+    data = path.read_bytes()
+    record = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+              "mtime_ns": path.stat().st_mtime_ns, **extra}
+    write_atomic(seal_path(path), json.dumps(record))
+
+
+def seal_changed(path: Path) -> bool:
+    """Has a sealed database changed since its seal (a writer about to change it must not seal
+    that change)? Hashed only when its size or modification time moved (cheap otherwise)."""
+    try:
+        record = json.loads(seal_path(path).read_text(encoding="utf-8"))
+        st = path.stat()
+        if st.st_size == record["size"] and st.st_mtime_ns == record["mtime_ns"]:
+            return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return seal_path(path).exists() or seal_path(path).is_symlink()  # a damaged seal: trust nothing
+    why = seal_problem(path)
+    return why is not None and not why.endswith(UNSEALED)
+
+
+#: What `seal_problem` says of a database without a seal (``doctor --repair`` seals it if sound).
+UNSEALED = "not sealed (its writer did not finish, or an older regelwerk wrote it)"
+
+
+def seal_problem(path: Path) -> str | None:
+    """What is wrong with a sealed database by its seal: a value changed since its writer
+    finished (a flipped bit SQLite cannot see), a damaged seal, or none; None if it matches."""
+    try:
+        record = json.loads(seal_path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        record = {}
+    except (OSError, ValueError):
+        return f"{seal_path(path)}: damaged"
+    if not isinstance(record, dict):
+        return f"{seal_path(path)}: damaged"
+    if "sha256" not in record and "size" not in record:
+        return None if not path.exists() and not path.is_symlink() else f"{path}: {UNSEALED}"
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return f"{path}: missing, but sealed"
+    if len(data) != record.get("size") or hashlib.sha256(data).hexdigest() != record.get("sha256"):
+        return f"{path}: its contents do not match the sha256 recorded when it was written"
     return None
 
 
@@ -242,6 +314,8 @@ class Store:
         self._cache: dict[str, ParsedDocument] = {}
         #: Inside `publishing`: the changed documents (None: removed), not yet on disk.
         self._staged: dict[str, ParsedDocument | None] | None = None
+        #: Inside `publishing`: whether the manifest changed (else the commit writes nothing).
+        self._dirty = False
         #: Derived versions this store reads: key -> descriptor of its lease (see `leases`).
         self._leases: dict[str, int] = {}
         weakref.finalize(self, _release_all, self._leases)
@@ -308,7 +382,9 @@ class Store:
     def _save_manifest(self) -> None:
         """Write the manifest, then journal what it holds (``journal``: the second account of
         the documents, for when the manifest and a record are both lost)."""
-        if self._staged is None:  # while publishing, the manifest is written at the commit
+        if self._staged is not None:  # while publishing, the manifest is written at the commit
+            self._dirty = True
+        else:
             write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
             with contextlib.suppress(OSError):  # doctor names a journal that could not be written
                 journal.sync(self.manifest_path.parent, self.manifest()["documents"], self.lost())
@@ -425,13 +501,25 @@ class Store:
         discard(self.record_path(doc_id))
 
     # -- publishing -------------------------------------------------------------------------
+    @property
+    def may_build(self) -> bool:
+        """Is this store a writer now (inside `publishing`, holding the writer lock)? Only a
+        writer builds derived data; a reader that finds it missing raises `NotBuilt`."""
+        return self._staged is not None
+
+    @property
+    def changed(self) -> bool:
+        """Inside `publishing`: has anything been changed that the commit will write?"""
+        return bool(self._staged) or self._dirty
+
     @contextlib.contextmanager
     def publishing(self) -> Iterator[None]:
         """Change documents and build their derived data as one step other processes see whole.
 
         Holds the writer lock. Inside, `put`, `remove` and `set_meta` change this store object
         only; the builder builds from it (the fingerprint and every record come from memory).
-        On a normal exit the records and then the manifest are written (the commit) and old
+        On a normal exit the records and then the manifest are written (the commit; nothing
+        when nothing changed), the built state is marked committed (``witness``) and old
         derived versions no reader holds are pruned. On any error, or a kill, nothing was
         written: the store and its indexes stay as they were, and no reader ever needs to build.
         """
@@ -439,7 +527,7 @@ class Store:
             yield
             return
         with self.writing():
-            self._staged = {}
+            self._staged, self._dirty = {}, False
             try:
                 yield
                 staged, self._staged = self._staged, None
@@ -450,9 +538,20 @@ class Store:
                     error = exc.message or str(exc)
                     raise StoreBusy(msg(N_("{error} (nothing was stored)"), error=error)) from None
                 raise
-            self._commit(staged)
+            if staged or self._dirty:
+                self._commit(staged)
+            self._mark_committed()
         with contextlib.suppress(StoreBusy), self.building(timeout=0):
             self._prune_derived()
+
+    def _mark_committed(self) -> None:
+        """Name the committed state's derived versions (``derived/.committed``), so that the
+        documents they list witness what the store held (``witness``); a build a killed writer
+        left, never committed, is no witness."""
+        from regelwerk.index.store import witness
+
+        with contextlib.suppress(OSError, StoreError):
+            witness.mark_committed(self.root, self.fingerprint())
 
     def _write_record(self, doc_id: str, parsed: ParsedDocument) -> None:
         """Write a record; a directory where the record belongs (damage: no rename replaces
@@ -492,46 +591,45 @@ class Store:
         return h.hexdigest()[:16]
 
     def derived(self, name: str, build: Callable[[Path], None], *, salt: str = "") -> Path:
-        """Path of artefact `name` for the current documents, building it first if needed.
+        """Path of artefact `name` for the current documents; a writer builds it first if needed.
 
         `build` receives an empty temporary directory and fills it; the directory is renamed
         into place only if `build` returns normally. `salt` lets a format change of an artefact
         (a new schema) force a rebuild. The caller holds a lease on the version it gets (see
         `leases`), so no builder removes it while this store lives.
 
-        Writers build every artefact inside `publishing` before their change becomes visible,
-        so a reader finds it built. A reader builds only what no writer has built: the first
-        use of a new home (the seeds), a package whose artefact format changed, or an artefact
-        found damaged (a missing or resized file), which is removed and built again. Such a
-        reader builds under the one build lock, and never a state a writer has replaced: one
-        that committed meanwhile (even while the reader waited for the lock) built its own
-        state whole, and the reader follows it instead.
+        Readers never build. Writers build every artefact inside `publishing` before their
+        change becomes visible, so a reader finds it built. A reader that does not (the first
+        use of a new home, an index format changed by an upgrade, an artefact found damaged:
+        a missing or resized file) raises `NotBuilt`, and its caller runs the writer step
+        (``Corpus.prepare``: the writer lock, then a build of the committed state). A reader
+        whose state a writer replaced meanwhile follows the writer's state, which is built.
         """
         base = self.root / "derived"
         for attempt in range(4):
             key = self.fingerprint() + (f"-{salt}" if salt else "")
             final = base / key / name
             self._lease(key)
-            if final.exists() and artefact_problem(final) is None:
-                self._sweep_if_idle()
+            problem = artefact_problem(final) if final.exists() else f"{final}: not built"
+            if problem is None:
+                if not self.may_build:
+                    self._sweep_if_idle()
                 return final
-            if attempt < 3 and self._follow_writer(key):
-                continue
+            if not self.may_build:
+                if attempt < 3 and self._follow_writer(key):
+                    continue
+                raise NotBuilt(name, problem)
             with self.building():
                 if final.exists() and artefact_problem(final) is None:  # built while we waited
                     return final
-                if attempt < 3 and self._follow_writer(key):
-                    continue
                 self._build_into(final, build)
-                if self._staged is None:
-                    self._prune_derived()
             return final
-        raise AssertionError("unreachable: the last attempt builds")
+        raise AssertionError("unreachable: the last attempt raises or returns")
 
     def _follow_writer(self, key: str) -> bool:
         """Has a writer committed a newer state than this reader's? Then let go of `key` and
         read the new state (its writer built it, and may have pruned ours)."""
-        if self._staged is not None or not self._manifest_changed():
+        if not self._manifest_changed():
             return False
         leases.release(self._leases.pop(key, -1))
         self.reload()

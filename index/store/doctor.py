@@ -16,14 +16,19 @@ from typing import Any
 
 from regelwerk.index.store.disk import (
     CHECKSUMS,
+    SEAL,
     SQLITE_DAMAGE,
     TEMP_PREFIX,
+    UNSEALED,
     Store,
     artefact_problem,
     damage_text,
     discard,
     read_record,
     real_dir,
+    seal,
+    seal_path,
+    seal_problem,
 )
 from regelwerk.ingest.model.errors import RegelwerkError, StoreError, sentence
 from regelwerk.ingest.model.message import N_, Arg, Message, msg
@@ -84,13 +89,13 @@ def _databases(home: Path) -> list[Path]:
     return [path for pattern in DATABASES for path in sorted(home.glob(pattern))]
 
 
-def heal(home: Path) -> list[str]:
-    """Remove derived data that fails its checks, so the next use builds it again; what was
-    removed. Damage that derived data cannot heal (the card database) raises a StoreError
-    naming the fix. Used by reads that met damage (see the facade)."""
+def heal(store: Store) -> list[str]:
+    """Remove derived data that fails its checks, so the writer step that called it builds it
+    again; what was removed. Damage that derived data cannot heal (the card database) raises
+    a StoreError naming the fix. Used by reads that met damage (see the facade)."""
     from regelwerk.index.store.disk import damaged_artefacts
 
-    store = Store(home)
+    home = store.root
     healed = [str(m) for m in _structure(store, DERIVED_FOLDERS)]
     with store.building():
         cards = database_problem(home / "cards" / "cards.sqlite")
@@ -104,10 +109,22 @@ def heal(home: Path) -> list[str]:
                 discard(folder)
                 healed.append(why)
         for path in _databases(home):
-            if path.parent.name in DERIVED_FOLDERS and database_problem(path) is not None:
+            if path.parent.name in DERIVED_FOLDERS and _database_damage(path) is not None:
                 discard(path)
+                discard(seal_path(path))
                 healed.append(str(path))
     return healed
+
+
+def _database_damage(path: Path) -> str | None:
+    """SQLite's own checks, then the seal (a value changed since its writer finished); a
+    database only unsealed (a writer killed, an older regelwerk) is no damage here."""
+    why = database_problem(path)
+    if why is None:
+        why = seal_problem(path)
+        if why is not None and why.endswith(UNSEALED):
+            return None
+    return why
 
 
 def _artefact_of(home: Path, why: str) -> Path | None:
@@ -298,7 +315,7 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
         except RegelwerkError as exc:
             problems.append(sentence(exc))
             if not repair:
-                return _result(home, 0, 0, problems, repaired)
+                return {**_result(home, 0, 0, problems, repaired), "lost": []}
             repaired.append(_set_aside(store, store.manifest_path))
             repaired += _rebuild_manifest(store, {})
             entries = dict(store.manifest()["documents"])
@@ -311,13 +328,72 @@ def doctor(home: Path, repair: bool = False) -> dict[str, Any]:
             if repair:
                 repaired += _rebuild_manifest(store, entries)
                 entries = dict(store.manifest()["documents"])
-        _check_journal(store, problems, repaired if repair else None)
+        fixes = repaired if repair else None
+        _check_journal(store, problems, fixes)
+        _check_witnesses(store, problems, fixes)
         entries = dict(store.manifest()["documents"])
-        good = _check_records(store, entries, problems, repaired if repair else None)
-        sound = _check_derived(store, problems, repaired if repair else None)
+        good = _check_records(store, entries, problems, fixes)
+        card_sources = _card_sources(home, problems)
+        sound = _check_derived(store, problems, fixes)
+        if repair:
+            repaired += _reread_cards(home, card_sources)
+        named = [_lost_line(k, v) for k, v in sorted(store.lost().items())]
     if repair:
         repaired.append(_rebuild(home))
-    return _result(home, good, sound, problems, repaired)
+    return {**_result(home, good, sound, problems, repaired), "lost": named}
+
+
+def _check_witnesses(store: Store, problems: list[Arg], repaired: list[Arg] | None) -> None:
+    """Documents only derived data still name (``witness``: their record, manifest entry and
+    journal line were all destroyed) are problems; the repair records them as lost (named by
+    ``docs`` and every lookup of them) before the rebuild forgets them."""
+    from regelwerk.index.store.witness import gone_message, settle, unaccounted
+
+    for doc_id, info in unaccounted(store).items():
+        if not info.get("journal"):  # the journal's own account was checked just before
+            problems.append(gone_message(doc_id, info))
+    if repaired is not None:
+        lost = N_("{why}: recorded as lost; ingest its file again")
+        repaired += [msg(lost, why=why) for why in settle(store)]
+
+
+def _lost_line(doc_id: str, info: dict[str, Any]) -> str:
+    return f"{doc_id} ({info.get('version') or '-'}): {info.get('why') or 'lost'}"
+
+
+def _card_sources(home: Path, problems: list[Arg]) -> dict[str, str]:
+    """Where the ingested card files were read from: the card database's seal, and the store's
+    journal (which outlives a card folder destroyed whole, and is named then)."""
+    from regelwerk.index.cards.store import CardStore, card_db_path
+    from regelwerk.index.store import journal
+
+    sources = {**journal.replay(home / "store").cards(), **CardStore(home).sources()}
+    db = card_db_path(home)
+    if sources and not db.exists() and not db.is_symlink():
+        problems.append(msg(N_("{path}: missing, but {n} card files were ingested"), path=str(db),
+                            n=str(len(sources))))
+    return sources
+
+
+def _reread_cards(home: Path, sources: dict[str, str]) -> list[Arg]:
+    """After a damaged card database was removed: read its card files again (those still
+    there) into a new one; name those that are gone."""
+    from regelwerk.index.cards.store import CardStore, card_db_path
+
+    if card_db_path(home).exists() or not sources:
+        return []
+    there = [Path(p) for p in sources.values() if Path(p).is_file()]
+    gone = sorted(p for p in sources.values() if not Path(p).is_file())
+    out: list[Arg] = []
+    if there:
+        cards = CardStore(home)
+        report = cards.ingest(there)
+        cards.close()
+        again = N_("the card database was read again from {n} card files")
+        out.append(msg(again, n=str(len(report.documents))))
+    if gone:
+        out.append(msg(N_("card files gone, ingest them again: {files}"), files=", ".join(gone)))
+    return out
 
 
 def _check_records(
@@ -351,30 +427,58 @@ def _check_derived(store: Store, problems: list[Arg], repaired: list[Arg] | None
         else:
             problems.append(damage)
             temps.append(art)
-    for path in _databases(store.root):
-        why = database_problem(path)
-        if why is not None:
-            problems.append(why)
-            temps.append(path)
-            if repaired is not None and path.parent.name == "cards":
-                gone = N_("{path}: the card database was removed; ingest your MTGJSON card files again")
-                repaired.append(msg(gone, path=str(path)))
+    temps += _check_databases(store.root, problems, repaired)
     if repaired is not None:
         for path in temps:
             discard(path)
-            for suffix in ("-wal", "-shm", "-journal"):
+            for suffix in ("-wal", "-shm", "-journal", SEAL):
                 discard(path.with_name(path.name + suffix))
             repaired.append(msg(N_("{path}: removed"), path=str(path)))
     return sound
 
 
+def _check_databases(home: Path, problems: list[Arg], repaired: list[Arg] | None) -> list[Path]:
+    """The SQLite databases beside the derived versions: SQLite's checks, then their seals (a
+    value changed since the writer finished). The damaged ones, to remove when repairing (the
+    lineage and linking tables are built again, the card database read again from its files);
+    one only unsealed but sound is sealed as it is when repairing."""
+    out = []
+    for path in _databases(home):
+        why = database_problem(path)
+        unsealed = False
+        if why is None:
+            why = seal_problem(path)
+            unsealed = why is not None and why.endswith(UNSEALED)
+        if why is None:
+            continue
+        problems.append(why)
+        if unsealed:
+            if repaired is not None:
+                _reseal(path)
+                sealed = N_("{path}: sealed as it is (it passes SQLite's checks)")
+                repaired.append(msg(sealed, path=str(path)))
+            continue
+        out.append(path)
+    return out
+
+
+def _reseal(path: Path) -> None:
+    if path.parent.name == "cards":
+        from regelwerk.index.cards.store import CardStore
+
+        cards = CardStore(path.parent.parent)
+        cards.seal(cards.sources())
+        cards.close()
+    else:
+        seal(path)
+
+
 def _rebuild(home: Path) -> Message:
     """Build every derived structure of the current documents now, not at the next command
-    (the one builder: lineage, keyword links, rules table, search index)."""
-    from regelwerk.index.store.build import build
+    (the one builder: lineage, keyword links, rules table, search index), as a writer step."""
     from regelwerk.index.store.corpus import Corpus
 
-    build(Corpus(home))
+    Corpus(home, seed=False).prepare()
     return msg(N_("derived data (rules table, keyword links, search index) built for the current documents"))
 
 

@@ -22,6 +22,8 @@ from typing import Any
 FILE = "journal.jsonl"
 #: What a line keeps of a document's summary (enough to re-read it, or to say what it was).
 FIELDS = ("sha256", "source", "kind", "version", "language", "title")
+#: The op of a card file ingested into the card database (kept apart from the rules' documents).
+CARDS = "cards"
 #: The journal is rewritten from the current state once it has this many lines per document.
 COMPACT_AFTER = 4
 
@@ -49,6 +51,11 @@ class State:
         self.damaged = 0
         self.lines = 0
         self.exists = False
+
+    def cards(self) -> dict[str, str]:
+        """Card files ingested into the card database: file id -> where each was read from."""
+        return {k.removeprefix(f"{CARDS}:"): str(v.get("source")) for k, v in self.last.items()
+                if v["op"] == CARDS and v.get("source")}
 
     def held(self) -> dict[str, dict[str, Any]]:
         """Documents whose last change is a put: what the store should hold."""
@@ -110,7 +117,9 @@ def rewrite(folder: Path, lines: list[str]) -> None:
 def sync(folder: Path, documents: dict[str, Any], lost: dict[str, Any]) -> None:
     """After a manifest listing `documents` was written: journal what it holds that the journal
     does not (new or changed documents, documents found lost); a journal grown long, or with
-    damaged lines, is rewritten from the state when it lists nothing the manifest lacks."""
+    damaged lines, is rewritten from the state when it lists nothing the manifest lacks (its
+    removals too: derived data a reader still holds may name a removed document, see
+    ``witness``)."""
     state = replay(folder)
     held = state.held()
     out = [line("put", doc_id, entry_of(e["summary"], e.get("origin", "user")))
@@ -120,10 +129,13 @@ def sync(folder: Path, documents: dict[str, Any], lost: dict[str, Any]) -> None:
             if state.last.get(doc_id, {}).get("op") != "lost"]
     whole = set(held) <= set(documents)
     if whole and (state.damaged or state.lines + len(out) > COMPACT_AFTER * len(documents) + 32):
+        removed = [line(str(v["op"]), k, v) for k, v in state.last.items()
+                   if v["op"] in ("remove", CARDS) and k not in documents]
         rewrite(folder, [line("put", k, entry_of(e["summary"], e.get("origin", "user")))
-                         for k, e in documents.items()] + [line("lost", k, v) for k, v in lost.items()])
+                         for k, e in documents.items()]
+                + [line("lost", k, v) for k, v in lost.items()] + removed)
     else:
         append(folder, out)
 
 
-__all__ = ["FILE", "State", "append", "entry_of", "line", "replay", "rewrite", "sync"]
+__all__ = ["CARDS", "FILE", "State", "append", "entry_of", "line", "replay", "rewrite", "sync"]
