@@ -137,6 +137,7 @@ class SearchEngine:
         self._links: KeywordIndex | None = None
         self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
         self._analyzed: dict[str, dict[str, frozenset[str]]] = {}
+        self._derivations: dict[str, frozenset[str]] = {}
         self._listing: dict[str, bool] = {}
         self._bm25 = (0.75, 1.2)  # the searcher's BM25F parameters (whoosh's defaults)
         self._whole: bool | None = None
@@ -446,7 +447,8 @@ class SearchEngine:
         known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
         scale = scale or {}
         weight = {lang: {t: self._idf(lang, t) * scale.get(t, 1.0) for t in ts} for lang, ts in known.items()}
-        out = rerank.coordinate(found, known, weight, self._analyze)
+        derived = self._derived(known["en"]) if self._asks and rerank.DERIVED_COVER else None
+        out = rerank.coordinate(found, known, weight, self._analyze, derived)
         if phrase:
             out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
         if said and not self._asks:
@@ -454,6 +456,25 @@ class SearchEngine:
         if question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
             out = rerank.behind_cited_rules(out, rerank.names_query(known, self._analyze))
         out.sort(key=lambda x: -x[1])
+        return out
+
+    def _derived(self, wanted: Iterable[str]) -> dict[str, frozenset[str]]:
+        """English rule-text terms derived from each `wanted` term: up to DERIVED_LETTERS
+        letters longer ("own" -> "owner") or with "un" before it ("tap" -> "untap"); from the
+        term dictionary, once per term and engine (see `rerank.DERIVED_COVER`)."""
+        reader = self.searcher.reader()
+        out: dict[str, frozenset[str]] = {}
+        for t in wanted:
+            found = self._derivations.get(t)
+            if found is None:
+                longer = reader.expand_prefix("text_en", t) if len(t) >= 3 else ()
+                forms = {w.decode() if isinstance(w, bytes) else str(w) for w in longer}
+                forms = {w for w in forms if 0 < len(w) - len(t) <= rerank.DERIVED_LETTERS}
+                if reader.doc_frequency("text_en", f"un{t}"):
+                    forms.add(f"un{t}")
+                found = self._derivations[t] = frozenset(forms)
+            if found:
+                out[t] = found
         return out
 
     def _glossary_to_rules(self, ranked: rerank.Ranked, flt: Any) -> rerank.Ranked:
