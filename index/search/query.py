@@ -588,7 +588,9 @@ class SearchEngine:
         fixed = self._corrected(_WORD.findall(rest), notes)
         joined = " ".join(fixed)
         en, de = set(terms("en", joined)), set(terms("de", joined))
-        reading = read(joined, lambda w: self.indexed(w, ("en",)), DE_STOP)
+        reading = read(
+            joined, lambda w: self.indexed(w, ("en",)), DE_STOP, None, lambda w: self.indexed(w, ("de",))
+        )
         self._intents = reading.intents
         self._german = reading.lang == "de"
         self._asks = bool(reading.intents) or len(reading.words) >= ASKS_WORDS
