@@ -8,8 +8,8 @@ rows are scored for the final report. Run ``python bench/questions.py`` from the
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
 the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
 the fresh held-out set (``tests/relevance/fresh.tsv``); the dev split also reads the
-players' questions (``players.tsv``); ``--misses`` lists the questions whose
-answer is not first.
+players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists
+the questions whose answer is not first.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ FRESH = QUESTIONS.with_name("fresh.tsv")
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
+#: German questions (fourth round): more German dev rows, written and scored before that
+#: round's German-side changes; read with the other dev rows (``--split german`` alone).
+GERMAN = QUESTIONS.with_name("german.tsv")
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -50,16 +53,17 @@ class Question:
 def load_questions(path: Path | None = None, split: str | None = "dev") -> list[Question]:
     """The questions of one split (``dev``, ``held``; None: all), in file order.
 
-    Without `path`: ``dev`` and None read ``questions.tsv`` and the players' dev questions
-    (`PLAYERS`), ``held`` ``questions.tsv`` alone, ``players`` the players' questions alone and
-    ``fresh`` the fresh held-out file (`FRESH`).
+    Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
+    (`PLAYERS`) and the German ones (`GERMAN`), ``held`` ``questions.tsv`` alone, ``players``
+    and ``german`` one of those files alone and ``fresh`` the fresh held-out file (`FRESH`).
     """
     if path is None:
         if split == "fresh":
             return load_questions(FRESH, split)
-        if split == "players":
-            return load_questions(PLAYERS, "dev")
-        extra = load_questions(PLAYERS, split) if split in ("dev", None) else []
+        if split in ("players", "german"):
+            return load_questions(PLAYERS if split == "players" else GERMAN, "dev")
+        more = (PLAYERS, GERMAN) if split in ("dev", None) else ()
+        extra = [q for extra in more for q in load_questions(extra, split)]
         return load_questions(QUESTIONS, split) + extra
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():

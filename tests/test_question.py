@@ -164,3 +164,67 @@ def test_definition_questions_are_an_intent() -> None:
     assert intents(["was", "bedeutet", "sterben"])[0] == ("define",)
     found, rest = intents(["what", "does", "sacrifice", "mean"])
     assert "define" in found and rest == ["does", "sacrifice"]
+
+
+@pytest.mark.parametrize(
+    ("query", "english", "not_english"),
+    [
+        # a separable verb's particle at the end of its clause belongs to the verb
+        ("wann löst eine Fähigkeit aus wenn eine Kreatur stirbt", "trigger", None),
+        ("Erstschlag wer teilt zuerst Kampfschaden zu", "assign", None),
+        # "mehr" after a negation in its clause is "no longer", not "more"
+        ("Ausrüstung an etwas das keine Kreatur mehr ist", "longer", "more"),
+        ("mehr Karten ziehen als in der Bibliothek sind", "more", "longer"),
+        # "Spiel" alone is the game; "im Spiel" the battlefield
+        ("verliert ein Spieler das Spiel mit 0 Lebenspunkten", "game", None),
+        ("Kreatur kommt ins Spiel", "battlefield", None),
+        # typed with an umlaut, "ändern" is no stop word "andern" (others)
+        ("Reihenfolge der Karten im Friedhof ändern", "change", None),
+    ],
+)
+def test_german_sentences_read_as_a_whole(
+    lex: Lexicon, query: str, english: str, not_english: str | None
+) -> None:
+    reading = read(query, english_word, DE_STOP, lex)
+    assert reading.english.get(english, 0.0) >= 0.9, reading.english
+    if not_english is not None:
+        assert not_english not in reading.english, reading.english
+
+
+def test_a_sense_only_a_phrase_gives_counts_less_alone(lex: Lexicon) -> None:
+    # "Spiel" alone: the game first, the battlefield (its sense in "im Spiel") behind it
+    reading = read("wer beginnt das Spiel", english_word, DE_STOP, lex)
+    assert reading.english["game"] > reading.english.get("battlefield", 0.0)
+    # phrases are matched by their words' lemmas too ("das Spiel verlässt": das Spiel verlassen)
+    reading = read("Spielstein der das Spiel verlässt", english_word, DE_STOP, lex)
+    assert reading.english["battlefield"] == 1.0 and reading.english["leave"] == 1.0
+
+
+def test_separable_verbs_join_only_what_the_lexicon_knows(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import separable
+
+    assert separable(["löst", "eine", "Fähigkeit", "aus"], lex) == ["auslosen", "eine", "Fähigkeit"]
+    # a particle followed by more of its clause is a preposition
+    assert separable(["kommt", "auf", "den", "Stapel"], lex) == ["kommt", "auf", "den", "Stapel"]
+    # no verb the lexicon knows: left as typed
+    assert separable(["Karte", "liegt", "oben", "auf"], lex) == ["Karte", "liegt", "oben", "auf"]
+
+
+def test_variables_and_numbers_stay_as_typed(lex: Lexicon) -> None:
+    reading = read("den Wert von X festlegen", english_word, DE_STOP, lex)
+    assert "X" in reading.untranslated and reading.english.get("value") == 1.0
+
+
+def test_compounds_speak_through_every_part(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import _translate
+
+    # a part the lexicon knows as written is not read as a verb's stem ("Kampf": combat, not
+    # "kämpfen": fight), and a compound never printed whole weighs all its parts alike
+    english = dict(_translate(lex, "Kampfschritt"))
+    assert english.get("combat") == 1.0 and english.get("step") == 1.0 and "fight" not in english
+
+
+def test_a_german_word_the_index_knows_is_no_typo(lex: Lexicon) -> None:
+    german = {"worden"}
+    reading = read("ist die Kopie gewirkt worden", english_word, DE_STOP, lex, lambda w: w.lower() in german)
+    assert "word" not in reading.english and "worden" in reading.untranslated

@@ -304,3 +304,34 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("702.19z", "glossary") == 1.0
     assert 1.0 > factor("702.19b") > factor("702.19e") > 0.5
     assert factor("704.5j") == 1.0
+
+
+def test_a_derived_form_covers_a_question_word_in_part() -> None:
+    """Who owns a token? 111.2's "its owner" covers "own" (DERIVED_COVER of its weight), so
+    it beats a rule with "token" alone, and still loses to one that says "own" itself."""
+    from regelwerk.index.search import rerank
+
+    def analyze(lang: str, word: str) -> frozenset[str]:
+        w = word.lower()
+        return frozenset() if w in ("the", "a", "its", "who", "is") else frozenset({w.rstrip("s")})
+
+    def hit(text: str) -> dict[str, str]:
+        return {"language": "en", "title": "", "text": text}
+
+    known = {"en": {"own", "token"}, "de": set()}
+    weight = {"en": {"own": 2.0, "token": 2.0}, "de": {}}
+    texts = ("A token is ...", "who creates a token is its owner", "own token")
+    hits = [(hit(t), 1.0) for t in texts]
+    derived = {"own": frozenset({"owner"})}
+    plain, deriving = (
+        [sc for _, sc in rerank.coordinate(hits, known, weight, analyze, d)] for d in (None, derived)
+    )
+    assert plain[0] == plain[1] < plain[2]
+    assert deriving[0] < deriving[1] < deriving[2] == plain[2]
+
+
+@NEEDS_SHARED
+def test_derived_forms_come_from_the_rule_text(engine: SearchEngine) -> None:
+    found = engine._derived(["own", "tap", "block", "zz"])
+    assert {"owner"} <= found["own"] and "untap" in found["tap"] and "blocker" in found["block"]
+    assert "zz" not in found and all(len(w) <= len("own") + 3 for w in found["own"])

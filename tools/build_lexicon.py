@@ -57,6 +57,11 @@ MIN_REVERSE = 0.02
 MIN_COUNT = 3
 MAX_PER_WORD = 5
 ITERATIONS = 8
+#: A word's sense that only a phrase of the tables gives it counts this much alone
+#: (`phrase_senses`: "Spiel" alone is the game, "im Spiel" the battlefield).
+PHRASE_SENSE = 0.4
+#: (de, en) -> (p, source, p learned from the corpus or None)
+Entries = dict[tuple[str, str], tuple[float, str, float | None]]
 
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -187,6 +192,7 @@ def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
                 if de:
                     for en in dict.fromkeys(english):
                         yield de, en, "terms"
+    yield from _alias_entries(terms)
     for line in (terms / "words.tsv").read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or line.startswith("de\t") or "\t" not in line:
             continue
@@ -198,6 +204,57 @@ def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
                 for en in words:
                     yield de, en, "words"
     del de_stop
+
+
+def _alias_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
+    """``(German word, English lemma, "terms")`` for the German words people say for a term
+    (``aliases.tsv``: players' "Spielfeld", the old official "Startphase")."""
+    from regelwerk.ingest.model.fold import fold
+
+    en_stop = _stops()[1]
+    rows = (terms / "aliases.tsv").read_text(encoding="utf-8").splitlines()
+    for line in rows:
+        cells = line.split("\t")
+        if line.startswith("#") or len(cells) < 3 or cells[1] != "de":
+            continue
+        de = " ".join(fold(w.lower()) for w in _WORD.findall(cells[0]))
+        for en in dict.fromkeys(lemmas(cells[2], "en", en_stop)):
+            yield de, en, "terms"
+
+
+def phrase_senses(entries: Entries) -> list[tuple[str, str]]:
+    """The senses a word has only inside a phrase of the tables, each demoted to PHRASE_SENSE.
+
+    "Spiel" is the battlefield in "im Spiel", "ins Spiel kommen", "das Spiel verlassen" and
+    the game elsewhere ("verliert das Spiel"); "kommen" is "enter" in "ins Spiel kommen" and
+    vague elsewhere. A term-table sense that the word's curated phrases carry is demoted when
+    the ordinary-word table gives the word another sense ("spiel": game); a sense learned from
+    the cards when an idiom of three or more words carries it ("kommen"; "schicken" in "ins
+    Exil schicken"; not "fliegen", whose two-word "kann fliegen" is the keyword itself). The
+    reader tries phrases first, so inside one the sense keeps its full weight.
+    """
+    by_word: dict[str, dict[str, str]] = defaultdict(dict)
+    for (de, en), (_, src, _) in entries.items():
+        by_word[de][en] = src
+    carried: dict[str, set[str]] = defaultdict(set)  # word -> senses its curated phrases carry
+    idiom: dict[str, set[str]] = defaultdict(set)  # the same, from phrases of 3+ words
+    for phrase, senses in by_word.items():
+        if " " in phrase and any(src != "mtgjson" for src in senses.values()):
+            for word in set(phrase.split()):
+                carried[word] |= set(senses)
+                if len(phrase.split()) >= 3:
+                    idiom[word] |= set(senses)
+    demoted = []
+    for word, own in by_word.items():
+        ordinary = {en for en, src in own.items() if src == "words"}
+        for en, src in own.items():
+            learned = src == "mtgjson" and en in idiom[word]
+            if learned or (src == "terms" and en in carried[word] and ordinary - {en}):
+                demoted.append((word, en))
+    for key in demoted:
+        p, src, learned = entries[key]
+        entries[key] = (round(p * PHRASE_SENSE, 4), src, learned)
+    return demoted
 
 
 def forms_of(lemmas_kept: set[str]) -> dict[str, str]:
@@ -237,8 +294,7 @@ def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = 
         if cache is not None:
             cache.write_text(json.dumps([forward, backward]), encoding="utf-8")
     vocab = cr_vocabulary(cr)
-    # (de, en) -> (p, source, p learned from the corpus or None)
-    entries: dict[tuple[str, str], tuple[float, str, float | None]] = {}
+    entries: Entries = {}
     for g, row in forward.items():
         if de_count[g] < MIN_COUNT:
             continue
@@ -253,6 +309,8 @@ def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = 
     for de, en, source in term_entries(terms):
         learned = entries.get((de, en), (0.0, "", None))[2]
         entries[(de, en)] = (1.0, source, learned)
+    demoted = phrase_senses(entries)
+    print(f"{len(demoted)} phrase senses demoted: {demoted}", file=sys.stderr)
     german_words = {w for de, _ in entries for w in de.split()}
     forms = forms_of(german_words)
     out.mkdir(parents=True, exist_ok=True)
@@ -280,6 +338,7 @@ def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = 
         "entries": len(entries),
         "german_lemmas": len({de for de, _ in entries}),
         "forms": len(forms),
+        "phrase_senses": len(demoted),
     }
     meta = {**{k: str(v) for k, v in counts.items()}, "built": dt.date.today().isoformat()}
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))

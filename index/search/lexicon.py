@@ -88,7 +88,7 @@ class Lexicon:
 
     def _split(self, rest: str, depth: int) -> list[str] | None:
         if depth and self._part(rest):
-            return [self.lemma(rest)]
+            return [self._key(rest)]
         if depth > 3:
             return None
         best: list[str] | None = None
@@ -101,13 +101,18 @@ class Lexicon:
                     continue
                 tail = self._split(rest[cut + len(link) :], depth + 1)
                 if tail and (best is None or len(tail) + 1 < len(best)):
-                    best = [self.lemma(head), *tail]
+                    best = [self._key(head), *tail]
             if best is not None and len(best) == 2:
                 break
         return best
 
     def _part(self, word: str) -> bool:
-        return len(word) >= MIN_PART and bool(self.translations(self.lemma(word)))
+        return len(word) >= MIN_PART and bool(self.translations(self._key(word)))
+
+    def _key(self, part: str) -> str:
+        """A compound part's entry: the part itself if the lexicon translates it ("kampf":
+        combat), else its lemma (a verb stem's lemma would read "kampf" as "kämpfen": fight)."""
+        return part if self.translations(part) else self.lemma(part)
 
     def correct(self, word: str) -> str | None:
         """The German form the lexicon knows that `word` is a typo of, or None.

@@ -101,6 +101,10 @@ COMMON = 0.1
 #: Unions of up to this many clauses use whoosh's tree matcher (see `_union`).
 TREE_UNION_MAX = 12
 MAX_QUERY = 500
+#: How many whoosh documents' stored fields an engine keeps (`SearchEngine._stored`), and
+#: how many entries its other look-up caches (term frequencies, rule numbers) keep.
+STORED_CACHE = 8192
+LOOKUPS_CACHE = 1 << 16
 
 _WORD = re.compile(r"\w+")
 #: What a search says about its query (as messages, so a German reader reads them in German).
@@ -132,11 +136,15 @@ class SearchEngine:
         self._buckets: dict[str, list[str]] = {}
         self._links: KeywordIndex | None = None
         self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
-        self._analyzed: dict[tuple[str, str], frozenset[str]] = {}
+        self._analyzed: dict[str, dict[str, frozenset[str]]] = {}
+        self._derivations: dict[str, frozenset[str]] = {}
         self._listing: dict[str, bool] = {}
         self._bm25 = (0.75, 1.2)  # the searcher's BM25F parameters (whoosh's defaults)
         self._whole: bool | None = None
         self._postings = collect.TermCache()
+        self._frequencies: dict[tuple[str, str], int] = {}
+        self._numbers: dict[str, list[int]] = {}
+        self._fields: dict[int, dict[str, Any]] = {}
         self._reset()
 
     def close(self) -> None:
@@ -194,13 +202,13 @@ class SearchEngine:
             if terms is not None and whole:
                 try:
                     found = collect.top_hits(self.searcher, terms, limit, flt, default, self._postings)
-                    return [(self.searcher.stored_fields(d), sc) for sc, d in found]
+                    return [(self._stored(d), sc) for sc, d in found]
                 except collect.Unmodelled:
                     pass
             if default and (terms is not None or not whole):
                 q = wq.Require(q, wq.Term("scope", "default"))
             results = self.searcher.search(q, limit=limit, filter=flt, optimize=False)
-            return [(r.fields(), r.score) for r in results]
+            return [(self._stored(r.docnum), r.score) for r in results]
         finally:
             self.searcher.default_only = False
 
@@ -224,13 +232,20 @@ class SearchEngine:
         Answered from the term dictionary, so common words never load the spelling vocabulary
         or the translation tables (a cold ``search banding`` stays fast).
         """
-        reader = self.searcher.reader()
         for lang in langs:
             for t in terms(lang, word):
                 for field in ("title", "text"):
-                    if reader.doc_frequency(f"{field}_{lang}", t):
+                    if self._df(f"{field}_{lang}", t):
                         return True
         return False
+
+    def _df(self, field: str, term: str) -> int:
+        """How many whoosh documents hold `term` in `field` (the index's term dictionary, read
+        once per term: query building asks for the same words again and again)."""
+        count: int = _remember(
+            self._frequencies, (field, term), lambda: self.searcher.doc_frequency(field, term)
+        )
+        return count
 
     def correct(self, word: str) -> str | None:
         """The indexed word `word` is a typo of (same first letter, 1-2 edits), or None."""
@@ -432,7 +447,8 @@ class SearchEngine:
         known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
         scale = scale or {}
         weight = {lang: {t: self._idf(lang, t) * scale.get(t, 1.0) for t in ts} for lang, ts in known.items()}
-        out = rerank.coordinate(found, known, weight, self._analyze)
+        derived = self._derived(known["en"]) if self._asks and rerank.DERIVED_COVER else None
+        out = rerank.coordinate(found, known, weight, self._analyze, derived)
         if phrase:
             out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
         if said and not self._asks:
@@ -440,6 +456,25 @@ class SearchEngine:
         if question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
             out = rerank.behind_cited_rules(out, rerank.names_query(known, self._analyze))
         out.sort(key=lambda x: -x[1])
+        return out
+
+    def _derived(self, wanted: Iterable[str]) -> dict[str, frozenset[str]]:
+        """English rule-text terms derived from each `wanted` term: up to DERIVED_LETTERS
+        letters longer ("own" -> "owner") or with "un" before it ("tap" -> "untap"); from the
+        term dictionary, once per term and engine (see `rerank.DERIVED_COVER`)."""
+        reader = self.searcher.reader()
+        out: dict[str, frozenset[str]] = {}
+        for t in wanted:
+            found = self._derivations.get(t)
+            if found is None:
+                longer = reader.expand_prefix("text_en", t) if len(t) >= 3 else ()
+                forms = {w.decode() if isinstance(w, bytes) else str(w) for w in longer}
+                forms = {w for w in forms if 0 < len(w) - len(t) <= rerank.DERIVED_LETTERS}
+                if reader.doc_frequency("text_en", f"un{t}"):
+                    forms.add(f"un{t}")
+                found = self._derivations[t] = frozenset(forms)
+            if found:
+                out[t] = found
         return out
 
     def _glossary_to_rules(self, ranked: rerank.Ranked, flt: Any) -> rerank.Ranked:
@@ -469,8 +504,7 @@ class SearchEngine:
         """Does the rule `number` introduce a list of peers (its text ends in a colon)?"""
         found = self._listing.get(number)
         if found is None:
-            docs = self.searcher.document_numbers(number=number)
-            texts = (self.searcher.stored_fields(d).get("text") for d in docs)
+            texts = (self._stored(d).get("text") for d in self._numbered(number))
             found = self._listing[number] = any(str(t or "").rstrip().endswith(":") for t in texts)
         return found
 
@@ -481,9 +515,9 @@ class SearchEngine:
         question could want: its first subrule ("701.21a To sacrifice a permanent, ...") stands
         for it, as the glossary's "See rule 701.21" means.
         """
-        for docnum in self.searcher.document_numbers(number=number):
+        for docnum in self._numbered(number):
             if flt is None or docnum in flt:
-                placed = self._placed([(dict(self.searcher.stored_fields(docnum)), 0.0)])
+                placed = self._placed([(dict(self._stored(docnum)), 0.0)])
                 if placed:
                     f = placed[0][0]
                     heading = str(f.get("text") or "").strip() == str(f.get("title") or "").strip()
@@ -492,14 +526,28 @@ class SearchEngine:
                     return f
         return None
 
+    def _numbered(self, number: str) -> list[int]:
+        """The whoosh documents of the rule `number`, in document order (looked up once)."""
+        docs: list[int] = _remember(
+            self._numbers, number, lambda: list(self.searcher.document_numbers(number=number))
+        )
+        return docs
+
+    def _stored(self, docnum: int) -> dict[str, Any]:
+        """A whoosh document's stored fields, kept for the hits that come back query after
+        query (read only: callers copy before they add a placement)."""
+        fields: dict[str, Any] = _remember(
+            self._fields, docnum, lambda: self.searcher.stored_fields(docnum), STORED_CACHE
+        )
+        return fields
+
     def _idf(self, lang: str, term: str) -> float:
         """How rare `term` is in `lang`'s rule text (whoosh's idf)."""
         return float(self.searcher.idf(f"text_{lang}", term))
 
     def _known(self, lang: str, term: str) -> bool:
         """Is `term` in `lang`'s title or text fields (not a word of the other language)?"""
-        reader = self.searcher.reader()
-        return any(reader.doc_frequency(f"{field}_{lang}", term) for field in ("title", "text"))
+        return any(self._df(f"{field}_{lang}", term) for field in ("title", "text"))
 
     def _term_clauses(
         self, lang: str, words: Iterable[str], weight: float, out: list[Any], common: set[str]
@@ -521,7 +569,7 @@ class SearchEngine:
         query of common words only keeps them all.
         """
         limit = COMMON * self.searcher.doc_count_all()
-        found = {t for t in words if self.searcher.doc_frequency(f"text_{lang}", t) > limit}
+        found = {t for t in words if self._df(f"text_{lang}", t) > limit}
         return found if found != words else set()
 
     def _plain(
@@ -540,7 +588,9 @@ class SearchEngine:
         fixed = self._corrected(_WORD.findall(rest), notes)
         joined = " ".join(fixed)
         en, de = set(terms("en", joined)), set(terms("de", joined))
-        reading = read(joined, lambda w: self.indexed(w, ("en",)), DE_STOP)
+        reading = read(
+            joined, lambda w: self.indexed(w, ("en",)), DE_STOP, None, lambda w: self.indexed(w, ("de",))
+        )
         self._intents = reading.intents
         self._german = reading.lang == "de"
         self._asks = bool(reading.intents) or len(reading.words) >= ASKS_WORDS
@@ -750,11 +800,26 @@ class SearchEngine:
         return out
 
     def _analyze(self, lang: str, word: str) -> frozenset[str]:
-        key = (lang, word)
-        found = self._analyzed.get(key)
+        """`word`'s index terms in `lang`, cached: re-ranking and snippets ask for the words of
+        every hit, and the same hits come back query after query."""
+        cache = self._analyzed.get(lang)
+        if cache is None:
+            cache = self._analyzed[lang] = {}
+        found = cache.get(word)
         if found is None:
-            found = self._analyzed[key] = frozenset(terms(lang, word))
+            found = cache[word] = frozenset(terms(lang, word))
         return found
+
+
+def _remember(cache: dict[Any, Any], key: Any, make: Callable[[], Any], bound: int = LOOKUPS_CACHE) -> Any:
+    """`cache[key]`, made by `make` if missing; a full cache starts again (the index under an
+    engine never changes, so an entry is never stale, only possibly unused)."""
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= bound:
+            cache.clear()
+        found = cache[key] = make()
+    return found
 
 
 def _number_clauses(numbers: list[str]) -> list[Any]:

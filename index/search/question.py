@@ -21,6 +21,7 @@ search engine turns the reading into whoosh clauses.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -51,7 +52,10 @@ INTENTS: dict[str, str] = {
     "mean": "define",
     "means": "define",
     "wie viele": "count",
+    "wie vielen": "count",
     "wieviele": "count",
+    "wievielen": "count",
+    "wie oft": "count",
     "wie viel": "count",
     "wieviel": "count",
     "how many": "count",
@@ -72,6 +76,8 @@ INTENTS: dict[str, str] = {
     "muss": "must",
     "mussen": "must",
     "must": "must",
+    "wohin": "where",
+    "wo": "where",
     "warum": "why",
     "why": "why",
     "wie": "how",
@@ -92,6 +98,17 @@ ENGLISH_MARKERS = function_words("en", "marker")
 #: German words never searched in English, whatever the lexicon says (articles, pronouns...).
 #: A learned translation of a word that also has a curated one counts from this probability.
 CURATED_COMPANION = 0.5
+#: Separable verbs' particles: German puts them at the end of a main clause ("löst eine Fähigkeit
+#: aus": auslösen, "teilt Kampfschaden zu": zuteilen), where they read as prepositions; the
+#: words that begin a clause (a particle before one ends its clause, a verb is looked for back
+#: to one); negations ("mehr" after one in its clause is "no longer": "nicht mehr legal").
+PARTICLES = function_words("de", "particle", folded=True)
+CLAUSE_ENDS = function_words("de", "clause", folded=True)
+NEGATIONS = function_words("de", "negation", folded=True)
+#: German stop words as written (with their umlauts), for words typed with one.
+STOP_AS_WRITTEN = function_words("de", "stop")
+#: One-letter words that are the same in English rules text ("der Wert von X").
+VARIABLES = frozenset({"x", "y"})
 _WORD = re.compile(r"\w+")
 _GERMAN_LETTERS = re.compile(r"[äöüß]", re.IGNORECASE)
 
@@ -157,8 +174,14 @@ def read(
     english_word: Callable[[str], bool],
     german_stop: frozenset[str],
     lex: Lexicon | None = None,
+    german_word: Callable[[str], bool] | None = None,
 ) -> Reading:
-    """The `Reading` of a query: its language, intents and (German) weighted English query."""
+    """The `Reading` of a query: its language, intents and (German) weighted English query.
+
+    `english_word` and `german_word` say whether the index knows a word in that language: a
+    word either knows is no typo of a lexicon word ("worden" is not "Worten", "gegen" not
+    "geben"), it is just a word the lexicon does not translate.
+    """
     lex = lex if lex is not None else lexicon()
     words = _WORD.findall(query)
     found, rest = intents(words)
@@ -167,26 +190,23 @@ def read(
         return Reading(lang, found, tuple(rest))
     english: dict[str, float] = {}
     untranslated: list[str] = []
-    folded = [fold(w) for w in rest]
+    joined = separable(rest, lex)
+    folded = [fold(w) for w in joined]
     i = 0
-    while i < len(rest):
-        for n in (3, 2):  # term-table names of several words ("zweikopfiger riese")
-            if i + n <= len(rest):
-                names = lex.translations(" ".join(folded[i : i + n]))
-                if names:
-                    _add(english, ((t.en, t.p) for t in names))
-                    i += n
-                    break
-        else:
-            w = rest[i]
-            i += 1
-            if w.isdigit():
-                untranslated.append(w)  # "0", "10": the same in English
-                continue
-            if folded[i - 1] in german_stop or len(folded[i - 1]) < 2:
-                continue
+    while i < len(joined):
+        n = _phrase(lex, joined, folded, i, english)
+        if n:
+            i += n
+            continue
+        w, f = joined[i], folded[i]
+        i += 1
+        if w.isdigit() or f in VARIABLES:
+            untranslated.append(w)  # "0", "10", "X": the same in English
+        elif f == "mehr" and _negated(folded, i - 1):
+            _add(english, [(NO_LONGER, 1.0)])
+        elif not _stop(w, f, german_stop) and len(f) >= 2:
             pairs = _translate(lex, w)
-            if not pairs and not english_word(w):
+            if not pairs and not english_word(w) and not (german_word and german_word(w)):
                 # a typo of a German word ("Spielstien"): the word it is closest to
                 better = lex.correct(w)
                 pairs = _translate(lex, better) if better else []
@@ -195,6 +215,69 @@ def read(
             else:
                 untranslated.append(w)
     return Reading(lang, found, tuple(rest), english, tuple(untranslated))
+
+
+#: What "nicht mehr", "keine ... mehr" say in the rules ("no longer legal"); "no" is a stop word.
+NO_LONGER = "longer"
+
+
+def _phrase(lex: Lexicon, words: list[str], folded: list[str], i: int, english: dict[str, float]) -> int:
+    """How many words from `i` on form a phrase of the lexicon (0 if none), its translations
+    added to `english`: two- and three-word names of the term tables ("zweiköpfiger riese",
+    "ins spiel kommen"), each word as typed or as its lemma ("das Spiel verlässt": das Spiel
+    verlassen; "Spiel" itself, not its lemma "spielen")."""
+    for n in (3, 2):
+        if i + n > len(words):
+            continue
+        choices = [
+            dict.fromkeys((f, lex.lemma(w))) for w, f in zip(words[i : i + n], folded[i : i + n], strict=True)
+        ]
+        for key in itertools.product(*choices):
+            names = lex.translations(" ".join(key))
+            if names:
+                _add(english, ((t.en, t.p) for t in names))
+                return n
+    return 0
+
+
+def _stop(word: str, folded: str, german_stop: frozenset[str]) -> bool:
+    """Is `word` a German stop word? Typed with an umlaut, it is only if it is one as written:
+    folded, "ändern" (change) would be the stop word "andern" (others)."""
+    if _GERMAN_LETTERS.search(word):
+        return word.lower() in STOP_AS_WRITTEN
+    return folded in german_stop
+
+
+def _negated(folded: list[str], i: int) -> bool:
+    """Is the word at `i` preceded by a negation in its clause?"""
+    for f in reversed(folded[:i]):
+        if f in NEGATIONS:
+            return True
+        if f in CLAUSE_ENDS:
+            return False
+    return False
+
+
+def separable(words: list[str], lex: Lexicon) -> list[str]:
+    """`words` with each separated verb joined to its particle, the particle dropped.
+
+    A particle that ends its clause ("löst eine Fähigkeit aus wenn ...") belongs to the nearest
+    word before it that, with the particle in front, is a verb the lexicon knows ("auslösen":
+    trigger; "teilt ... zu": zuteilen, assign). Anything else is left as typed.
+    """
+    out = list(words)
+    folded = [fold(w) for w in words]
+    for i, f in enumerate(folded):
+        if f not in PARTICLES or (i + 1 < len(folded) and folded[i + 1] not in CLAUSE_ENDS):
+            continue
+        for j in range(i - 1, -1, -1):
+            if folded[j] in CLAUSE_ENDS:
+                break
+            verb = next((v for v in (f + lex.lemma(out[j]), lex.lemma(f + folded[j])) if lex.knows(v)), None)
+            if verb is not None and len(folded[j]) > 2:
+                out[j], out[i] = verb, ""
+                break
+    return [w for w in out if w]
 
 
 def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
@@ -207,9 +290,11 @@ def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
     out = [(t.en, t.p) for t in found]
     if not out or max(p for _, p in out) < 1.0:
         # a compound the corpus rarely prints whole ("Loyalitätsmarken": loyalty) also
-        # speaks through its parts (Loyalität + Marke: counter), at half weight
+        # speaks through its parts (Loyalität + Marke: counter), at half weight; one it
+        # never prints whole ("Kampfschrittreihenfolge") speaks through its parts alone
+        scale = 0.5 if out else 1.0
         for part in lex._split(fold(word), 0) or ():
-            out.extend((t.en, t.p * (0.5 if out else 1.0)) for t in lex.translations(part))
+            out.extend((t.en, t.p * scale) for t in lex.translations(part))
     return out
 
 
@@ -218,4 +303,4 @@ def _add(english: dict[str, float], pairs: Iterable[tuple[str, float]]) -> None:
         english[en] = max(english.get(en, 0.0), p)
 
 
-__all__ = ["INTENTS", "Reading", "intents", "language", "read"]
+__all__ = ["INTENTS", "Reading", "intents", "language", "read", "separable"]

@@ -54,6 +54,15 @@ QUESTION_TERMS = 3
 #: ("(See rule 509, ...)") is the better answer itself.
 RESTATED = 0.6
 
+#: The stemmer keeps a word and the words derived from it apart ("own" / "owner", "block" /
+#: "blockers", "tapped" / "untapped"), though a question asking "who owns a token" is answered by
+#: "The player who creates a token is its owner" (111.2), "can a tapped creature block" by "The
+#: chosen creatures must be untapped" (509.1a). For a question, an English term a hit holds only
+#: in such a form (the term with up to DERIVED_LETTERS more letters, or with "un" before it)
+#: covers this share of its weight in `coordinate` (tuned by ``bench/tune.py``; 0 turns it off).
+DERIVED_COVER = 0.5
+DERIVED_LETTERS = 3
+
 _WORD = re.compile(r"\w+")
 #: "What happens if ...", "was passiert mit ...": the user wants the rule that says what
 #: follows from a situation, and those rules are written "If <situation>, <consequence>."
@@ -68,13 +77,15 @@ def coordinate(
     known: dict[str, set[str]],
     weight: dict[str, dict[str, float]],
     analyze: Analyze,
+    derived: Mapping[str, frozenset[str]] | None = None,
 ) -> Ranked:
     """Each hit's score times (1 + COORDINATION * share²) of the `known` terms it covers.
 
     Coverage counts only terms the hit's language knows (a German word run through the
     English analyzer is noise), weighs each by its idf (`weight`: covering "cleanup" says more
     than covering "hand") and is squared, so covering nearly all of a question beats covering
-    its common half.
+    its common half. An English term the hit has only in a form `derived` from it ("owner"
+    for "own") covers DERIVED_COVER of its weight.
     """
     total = {lang: sum(w.values()) for lang, w in weight.items()}
     out = []
@@ -83,8 +94,13 @@ def coordinate(
         if not total[lang]:
             out.append((f, sc))
             continue
-        have = _terms(f"{f.get('title') or ''} {f.get('text') or ''}", lang, analyze) & known[lang]
-        share = sum(weight[lang][t] for t in have) / total[lang]
+        words = _terms(f"{f.get('title') or ''} {f.get('text') or ''}", lang, analyze)
+        have = words & known[lang]
+        got = sum(weight[lang][t] for t in have)
+        if derived and lang == "en":
+            through = [t for t, forms in derived.items() if t not in have and forms & words]
+            got += DERIVED_COVER * sum(weight[lang][t] for t in through)
+        share = got / total[lang]
         out.append((f, sc * (1 + COORDINATION * share * share)))
     return out
 

@@ -31,13 +31,14 @@ def snippet(
         return text.strip()
     key = "de" if lang == "de" else "en"
     marks = [bool(wanted) and not analyze(key, w).isdisjoint(wanted) for _, _, w in spans]
+    # the first window with the most marks, its count kept as it slides (not summed anew)
     best, best_count = 0, -1
+    count = sum(marks[:width])
     for start in range(0, max(1, len(spans) - width + 1)):
-        count = sum(marks[start : start + width])
+        if start:
+            count += marks[start + width - 1] - marks[start - 1]
         if count > best_count:
             best, best_count = start, count
-        if start > 0 and marks[start - 1] and not marks[start]:
-            continue
     window = range(best, min(len(spans), best + width))
     out: list[str] = []
     cursor = spans[window[0]][0]

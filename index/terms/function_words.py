@@ -7,7 +7,11 @@ Each word is written once, in its own spelling ("für", "dürfen"), with what it
 - ``marker``: it says a query is in its language (``index.search.question.language``);
 - ``boundary``: a German card-text chunk never begins or ends with it
   (``tools/cardterms.py``, finding how German cards print a keyword: "Kann fliegen" must stay a
-  form, so "kann" is a stop word but no boundary).
+  form, so "kann" is a stop word but no boundary);
+- ``particle``, ``clause``, ``negation`` (German): how `index.search.question` reads a German
+  sentence: a separable verb's particle at the end of its clause belongs to the verb ("löst
+  ... aus": auslösen), a clause word begins a new clause, and "mehr" after a negation in its
+  clause is "no longer".
 
 The uses differ on purpose (an analyzer drops more than a chunk boundary may, a marker must
 say one language), but the words are one vocabulary, kept in one place.
@@ -24,7 +28,7 @@ from regelwerk.ingest.model.fold import fold
 FILE = "function_words.tsv"
 HEADER = ("word", "lang", "uses")
 LANGS = ("de", "en")
-USES = ("stop", "marker", "boundary")
+USES = ("stop", "marker", "boundary", "particle", "clause", "negation")
 
 
 @functools.cache

@@ -1,0 +1,41 @@
+"""Snippets: the window around the densest run of query terms, found by a sliding count."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from regelwerk.index.search.snippets import HIGHLIGHT, snippet
+
+WORDS = ["trample", "damage", "the", "creature", "blocking", "assigns", "its", "player"]
+
+
+def _analyze(lang: str, word: str) -> frozenset[str]:
+    return frozenset({word.lower().rstrip("s")})
+
+
+def _densest(text: str, wanted: set[str], width: int) -> int:
+    """The first window start with the most marked words, counted window by window."""
+    words = re.findall(r"\w+", text)
+    marks = [bool(_analyze("en", w) & wanted) for w in words]
+    counts = [sum(marks[s : s + width]) for s in range(max(1, len(words) - width + 1))]
+    return counts.index(max(counts))
+
+
+def test_the_window_is_the_first_densest_one() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 90)))
+        wanted = set(rng.sample(["trample", "damage", "creature", "player"], rng.randint(1, 2)))
+        width = rng.choice((4, 8, 32))
+        got = snippet(text, "en", wanted, _analyze, width=width)
+        start = _densest(text, wanted, width)
+        first = re.findall(r"\w+", text)[start]
+        body = got.removeprefix("…").replace(HIGHLIGHT[0], "").replace(HIGHLIGHT[1], "")
+        assert body.split()[0] == first and got.startswith("…") == (start > 0)
+        assert len(re.findall(r"\w+", body)) == min(width, len(re.findall(r"\w+", text)))
+
+
+def test_marks_follow_the_analyzer() -> None:
+    got = snippet("A creature assigns its damage.", "en", {"damage", "assign"}, _analyze)
+    assert got == f"A creature {HIGHLIGHT[0]}assigns{HIGHLIGHT[1]} its {HIGHLIGHT[0]}damage{HIGHLIGHT[1]}."
