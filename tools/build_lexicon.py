@@ -73,6 +73,14 @@ def _stops() -> tuple[frozenset[str], frozenset[str]]:
     return function_words("de", "stop", folded=True), function_words("en", "stop")
 
 
+def _markers() -> frozenset[str]:
+    """German function words that are no stop words ("beim", "zuerst", "mehr", folded): only
+    curated entries translate them; what the cards print beside them is no translation."""
+    from regelwerk.index.terms.function_words import function_words
+
+    return function_words("de", "marker", folded=True)
+
+
 def printings(folder: Path) -> Iterator[tuple[str, str, str, str]]:
     """``(English name, German name, English text, German text)`` of every German printing,
     type lines included (as a second pair with empty names)."""
@@ -295,9 +303,10 @@ def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = 
             cache.write_text(json.dumps([forward, backward]), encoding="utf-8")
     vocab = cr_vocabulary(cr)
     entries: Entries = {}
+    markers = _markers()
     for g, row in forward.items():
-        if de_count[g] < MIN_COUNT:
-            continue
+        if de_count[g] < MIN_COUNT or g in markers:
+            continue  # a rare word, or a function word: the cards' collocates of "beim" are noise
         kept = 0
         for e, p in sorted(row.items(), key=lambda x: -x[1]):
             if p < MIN_P or kept >= MAX_PER_WORD:

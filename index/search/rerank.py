@@ -64,6 +64,8 @@ DERIVED_COVER = 0.5
 DERIVED_LETTERS = 3
 
 _WORD = re.compile(r"\w+")
+#: Where a hit's stored text turns to its examples (see `coordinate`).
+_EXAMPLES = re.compile(r"\n(?:Example|Beispiel):")
 #: "What happens if ...", "was passiert mit ...": the user wants the rule that says what
 #: follows from a situation, and those rules are written "If <situation>, <consequence>."
 _CONSEQUENCE_QUESTION = re.compile(
@@ -85,7 +87,9 @@ def coordinate(
     English analyzer is noise), weighs each by its idf (`weight`: covering "cleanup" says more
     than covering "hand") and is squared, so covering nearly all of a question beats covering
     its common half. An English term the hit has only in a form `derived` from it ("owner"
-    for "own") covers DERIVED_COVER of its weight.
+    for "own") covers DERIVED_COVER of its weight. A rule's examples do not count: they tell
+    a story in other rules' words ("Example: ... blocks ... is dealt damage ... dies"), so a
+    question's words in them say little about what the rule itself says.
     """
     total = {lang: sum(w.values()) for lang, w in weight.items()}
     out = []
@@ -94,7 +98,8 @@ def coordinate(
         if not total[lang]:
             out.append((f, sc))
             continue
-        words = _terms(f"{f.get('title') or ''} {f.get('text') or ''}", lang, analyze)
+        own = _EXAMPLES.split(str(f.get("text") or ""), maxsplit=1)[0]
+        words = _terms(f"{f.get('title') or ''} {own}", lang, analyze)
         have = words & known[lang]
         got = sum(weight[lang][t] for t in have)
         if derived and lang == "en":
