@@ -91,10 +91,12 @@ def campaign(
         except Unrepaired as exc:
             counts["unhealed"] += 1
             first.setdefault("unhealed", f"{value!r}"[:200] + f"\n{exc}"[:300])
+            print(f"  unhealed: {value!r}"[:400] + f"\n  {exc}"[:400], file=sys.stderr, flush=True)
         except Exception:
             counts["internal error"] += 1
             trace = traceback.format_exc(limit=3)[-600:]
             first.setdefault("internal error", f"{value!r}"[:200] + "\n" + trace)
+            print(f"  internal error: {value!r}"[:400] + "\n" + trace, file=sys.stderr, flush=True)
         finally:
             signal.alarm(0)
         took = time.perf_counter() - start
@@ -192,7 +194,10 @@ def main() -> None:
         try:
             survive(home, release if with_ingest else None, reference)
         except Unhealed as exc:
-            raise Unrepaired(str(exc)) from None
+            raise Unrepaired(f"{exc} (case {case!r}, ingest {with_ingest})") from None
+        except Exception as exc:  # the case run (a fresh one may stand for hypothesis's draw)
+            exc.add_note(f"case {case!r}, ingest {with_ingest}")
+            raise
 
     engine: Any = None
     timings: list[float] = []

@@ -103,6 +103,8 @@ FILE_ARTEFACTS = {
     "lineage seal": "lineage/*.seal.json",
     "linking seal": "linking/*.seal.json",
     "cards seal": "cards/*.seal.json",
+    "cards account": "store/cards.json",
+    "cards account 2": "derived/.cards.json",
 }
 #: SQLite databases whose values a damage changes in place (the file stays a valid database:
 #: only a hash recorded when it was built can tell).
@@ -445,8 +447,8 @@ def survive(home: Path, new_release: Path | None, reference: dict[str, object] |
 
 def _same_values(home: Path, reference: dict[str, object], report: dict[str, list[str]]) -> None:
     now = values(home) if (home / "cards" / "cards.sqlite").exists() else None
-    if now is None:  # the card database was removed and its files not known: the repair says so
-        if not any("cards.sqlite: removed" in r for r in report["repaired"]):
+    if now is None:  # the card database was removed and its files gone: the repair says so
+        if not any("cards.sqlite: removed" in r or "card files gone" in r for r in report["repaired"]):
             raise Unhealed("the card database is gone without a word")
         return
     for key, value in reference.items():

@@ -143,18 +143,27 @@ def test_fresh_cases_are_distinct_and_reach_every_kind_of_damage() -> None:
      ("account cr-en-2026-01-16", "drop journal lines", -1, 1)],
     [("sql lineage.sqlite", "delete a row", -1, 51461159), ("search members", "json null", -1, 38233350)],
     [("sql cards.sqlite", "change a value", -1, 7)],
-], ids=["every-account-of-a-release", "lineage-row-then-a-rebuild", "card-value"])
+    [("cards.sqlite", "symlink loop", -1, 370)],
+    [("journal", "json {}", -1, 1198472765), ("cards dir", "empty", -1, 1919193048)],
+    [("account cr-en-2026-01-16", "drop manifest entry", -1, 140288),
+     ("record cr 2026-01", "zero-fill", 23, 8),
+     ("account cr-en-2026-01-16", "drop journal lines", -1, 105155)],
+], ids=["every-account-of-a-release", "lineage-row-then-a-rebuild", "card-value", "card-db-link-loop",
+        "card-folder-and-journal", "every-account-and-a-damaged-record"])
 def test_the_campaign_s_silent_cases(damage_base: Path, reference: dict[str, object], tmp_path: Path,
                                      case: list[Damage]) -> None:
     """Found by the campaign (or the issue): a release whose manifest entry, record and journal
     line are destroyed is named (its file is kept here, so the repair cannot read it again by
     its name alone: it is recorded lost); a lineage row deleted in place, then a rebuild that
-    must not seal the change; a card's value changed in place."""
+    must not seal the change; a card's value changed in place; the card database a link loop
+    (the repair read the card files again into it: an internal error); the card folder emptied
+    and the journal damaged (the card files were forgotten without a word)."""
     home = tmp_path / "home"
     shutil.copytree(damage_base / "home", home, symlinks=True)
     for hit in case:
         damage(home, hit)
-    survive(home, None, reference)
+    with_ingest = case[0][3] % 8 == 0  # as the campaign does
+    survive(home, damage_base / "cr-2026-Mar.txt" if with_ingest else None, reference)
 
 
 #: Every SQLite database a home holds (the campaign found each class in one of them).

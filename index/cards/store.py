@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -221,13 +222,24 @@ class CardStore:
         return report
 
     def sources(self) -> dict[str, str]:
-        """file id -> where each ingested card file was read from (kept in the seal), so that
-        ``doctor --repair`` can read them again into a new database when this one is damaged."""
-        try:
-            found = json.loads(seal_path(self.path).read_text(encoding="utf-8")).get("sources")
-        except (OSError, ValueError, AttributeError):
-            return {}
-        return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+        """file id -> where each ingested card file was read from, so that ``doctor --repair``
+        can read them again into a new database when this one is damaged or gone. Kept in the
+        seal and in two more places outside the card folder (`accounts`; the store's journal
+        is a fourth), so no damage to up to three of them loses the card files without a word."""
+        found: dict[str, str] = {}
+        for path in (*self.accounts(), seal_path(self.path)):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8")).get("sources")
+            except (OSError, ValueError, AttributeError):
+                continue
+            if isinstance(data, dict):
+                found.update({str(k): str(v) for k, v in data.items()})
+        return found
+
+    def accounts(self) -> tuple[Path, Path]:
+        """The two accounts of the card files outside the card folder."""
+        home = self.path.parent.parent
+        return home / "store" / "cards.json", home / "derived" / ".cards.json"
 
     def seal(self, sources: dict[str, str]) -> None:
         """Checkpoint the WAL into the file (which then alone holds every value) and record its
@@ -238,6 +250,7 @@ class CardStore:
                 self._unseal(sources)
                 return
         seal(self.path, sources=sources)
+        self._write_accounts(sources)
 
     def _journal(self, file_id: str, sha: str, source: str) -> None:
         """Account for a card file in the store's journal too (``journal``): a card database
@@ -251,8 +264,17 @@ class CardStore:
             journal.append(folder, [journal.line(journal.CARDS, f"{journal.CARDS}:{file_id}", details)])
 
     def _unseal(self, sources: dict[str, str]) -> None:
-        """No size and sha256 in the seal, only the sources (``doctor`` says it is not sealed)."""
+        """No size and sha256 in the seal, only the sources (``doctor`` says it is not sealed);
+        the sources go to the other accounts too."""
         write_atomic(seal_path(self.path), json.dumps({"sources": sources}))
+        self._write_accounts(sources)
+
+    def _write_accounts(self, sources: dict[str, str]) -> None:
+        for path in self.accounts():
+            with contextlib.suppress(OSError, StoreError):
+                if path.is_dir() and not path.is_symlink():  # damage: no rename replaces a folder
+                    shutil.rmtree(path)
+                write_atomic(path, json.dumps({"sources": sources}))
 
 
 @contextlib.contextmanager

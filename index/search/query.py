@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from whoosh import query as wq
 from whoosh.query.qcore import QueryError
 
-from regelwerk.index.search import collect, concepts, rerank
+from regelwerk.index.search import concepts, rerank
 from regelwerk.index.search.analysis import DE_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
@@ -47,6 +47,7 @@ from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.search.collect import TermCache
     from regelwerk.index.store.corpus import Corpus
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
@@ -141,7 +142,7 @@ class SearchEngine:
         self._listing: dict[str, bool] = {}
         self._bm25 = (0.75, 1.2)  # the searcher's BM25F parameters (whoosh's defaults)
         self._whole: bool | None = None
-        self._postings = collect.TermCache()
+        self._postings: TermCache | None = None
         self._frequencies: dict[tuple[str, str], int] = {}
         self._numbers: dict[str, list[int]] = {}
         self._fields: dict[int, dict[str, Any]] = {}
@@ -195,22 +196,34 @@ class SearchEngine:
         matchers, when it can.
         """
         default = self._version is None and not self._all_versions
-        terms = collect.clauses(q)
+        array = getattr(q, "matcher_type", None) == wq.Or.ARRAY_MATCHER
         whole = not default or self._whole_scope()
         self.searcher.default_only = default
         try:
-            if terms is not None and whole:
-                try:
-                    found = collect.top_hits(self.searcher, terms, limit, flt, default, self._postings)
-                    return [(self._stored(d), sc) for sc, d in found]
-                except collect.Unmodelled:
-                    pass
-            if default and (terms is not None or not whole):
+            found = self._collected(q, limit, flt, default) if array and whole else None
+            if found is not None:
+                return [(self._stored(d), sc) for sc, d in found]
+            if default and (array or not whole):
                 q = wq.Require(q, wq.Term("scope", "default"))
             results = self.searcher.search(q, limit=limit, filter=flt, optimize=False)
             return [(self._stored(r.docnum), r.score) for r in results]
         finally:
             self.searcher.default_only = False
+
+    def _collected(self, q: Any, limit: int, flt: Any, required: bool) -> list[tuple[float, int]] | None:
+        """``collect.top_hits`` of an array union of plain terms, or None where it does not
+        model the search (imported here: a cold keyword search never needs it)."""
+        from regelwerk.index.search import collect
+
+        terms = collect.clauses(q)
+        if terms is None:
+            return None
+        if self._postings is None:
+            self._postings = collect.TermCache()
+        try:
+            return collect.top_hits(self.searcher, terms, limit, flt, required, self._postings)
+        except collect.Unmodelled:
+            return None
 
     def _whole_scope(self) -> bool:
         """Are the default segments the default scope and nothing else (`ScopedSearcher.

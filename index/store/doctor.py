@@ -380,7 +380,10 @@ def _reread_cards(home: Path, sources: dict[str, str]) -> list[Arg]:
     there) into a new one; name those that are gone."""
     from regelwerk.index.cards.store import CardStore, card_db_path
 
-    if card_db_path(home).exists() or not sources:
+    db = card_db_path(home)
+    if db.is_symlink() or (db.exists() and not db.is_file()):  # no database file: a link (loop), a folder
+        discard(db)
+    if db.exists() or not sources:
         return []
     there = [Path(p) for p in sources.values() if Path(p).is_file()]
     gone = sorted(p for p in sources.values() if not Path(p).is_file())

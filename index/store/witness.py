@@ -94,6 +94,16 @@ def unaccounted(store: Store) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in sorted(said.items()) if k not in held and k not in settled}
 
 
+def _readable(record: Path, doc_id: str) -> bool:
+    """Is there a sound record of `doc_id` (which ``doctor --repair`` lists again)?"""
+    from regelwerk.index.store.disk import read_record
+
+    try:
+        return read_record(record).document.id == doc_id
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
 def gone_message(doc_id: str, info: dict[str, Any]) -> Message:
     return msg(N_("{doc_id} ({version}): its record, manifest entry and journal line were destroyed; "
                   "{witness} names it"), doc_id=doc_id, version=str(info.get("version") or "-"),
@@ -103,13 +113,16 @@ def gone_message(doc_id: str, info: dict[str, Any]) -> Message:
 def settle(store: Store) -> list[Message]:
     """Record as lost (``Store.mark_lost``) each document only derived data name whose record is
     gone too, so that ``docs`` and lookups of it name it after the witnesses are rebuilt; what
-    was recorded. A record still on disk is left for ``doctor --repair`` to list again, and a
-    document the journal holds for it to re-read from its source."""
+    was recorded. A sound record still on disk is left for ``doctor --repair`` to list again
+    (a damaged one is set aside to ``store/damaged/``), and a document the journal holds for
+    it to re-read from its source."""
     out = []
     for doc_id, info in unaccounted(store).items():
         record = store.record_path(doc_id)
-        if info.get("journal") or record.exists() or record.is_symlink():
-            continue  # the journal keeps naming it, and doctor re-reads it from its source
+        if info.get("journal") or _readable(record, doc_id):
+            continue  # the journal keeps naming it, and doctor re-reads it (or lists its record) again
+        if record.exists() or record.is_symlink():
+            store.set_aside(record)  # a damaged record: kept in store/damaged/, as doctor does
         why = gone_message(doc_id, info)
         store.mark_lost(doc_id, {"version": info.get("version"), "kind": info.get("kind"),
                                  "source": info.get("source"), "why": str(why)})
