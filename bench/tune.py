@@ -255,9 +255,11 @@ def descent(
 def pooled(rr: list[float], questions: list[Question]) -> list[str]:
     """MRR@10 and hit@3 per dev set and language, and per language over both sets."""
     lines = []
-    for source in [*sorted({q.source for q in questions}), "both"]:
+    for source in [*sorted({q.source for q in questions}), "all sets"]:
         for lang in ("de", "en"):
-            idx = [i for i, q in enumerate(questions) if q.lang == lang and source in ("both", q.source)]
+            idx = [i for i, q in enumerate(questions) if q.lang == lang and source in ("all sets", q.source)]
+            if not idx:  # a German-only set
+                continue
             mrr = sum(rr[i] for i in idx) / len(idx)
             hit3 = sum(rr[i] >= 1 / 3 for i in idx) / len(idx)
             lines.append(f"  {source:<14} {lang}  n={len(idx):<4} MRR@10 {mrr:.3f}  hit@3 {hit3:.2f}")

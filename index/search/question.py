@@ -226,6 +226,9 @@ def _phrase(lex: Lexicon, words: list[str], folded: list[str], i: int, english: 
     added to `english`: two- and three-word names of the term tables ("zweiköpfiger riese",
     "ins spiel kommen"), each word as typed or as its lemma ("das Spiel verlässt": das Spiel
     verlassen; "Spiel" itself, not its lemma "spielen")."""
+    starts = lex.phrase_starts()
+    if folded[i] not in starts and lex.lemma(words[i]) not in starts:
+        return 0
     for n in (3, 2):
         if i + n > len(words):
             continue

@@ -6,7 +6,7 @@ wrong expectation would skew every score measured on it, so each one is checked 
 the 2026-04-17 CR: every expected number exists and the first one's text mentions the check
 word. The floors sit a little under the scores reached on the dev split, now with the players'
 questions (``players.tsv``) and the German ones (``german.tsv``) beside ``questions.tsv``'s dev rows
-(German MRR@10 0.63, hit@3 0.67 before ``german.tsv``;
+(German MRR@10 0.645, hit@3 0.72 with ``german.tsv`` after its round's German-side changes;
 English 0.66 / 0.70, FTS5 0.46, so 1.4x); the held-out split is only reported
 (``python bench/questions.py --split held``), never tested, so nothing is tuned on it; so is
 the fresh held-out set (``fresh.tsv``, ``--split fresh``), whose answers are checked here too.
@@ -31,7 +31,7 @@ DEV = [q for q in ALL if q.split == "dev"]
 #: The fresh held-out set: its answers are checked here, its scores only reported.
 FRESH = load_questions(split="fresh")
 #: (MRR@10, hit@3) floors per language on the dev split.
-FLOORS = {"de": (0.60, 0.64), "en": (0.62, 0.66)}
+FLOORS = {"de": (0.62, 0.69), "en": (0.62, 0.66)}
 #: English MRR at least this many times FTS5's on the same questions.
 OVER_FTS5 = 1.3
 

@@ -69,3 +69,13 @@ def test_the_whoosh_memo_searches_once_and_changes_no_result(engine: SearchEngin
     assert first == plain
     assert searched >= len(QUERIES) and calls["run"] == searched  # the re-ranking reused the hits
     assert again != plain  # ... and still re-ranked them
+
+
+def test_pooled_figures_skip_a_language_a_set_lacks() -> None:
+    dev = load_questions(split="dev")
+    lines = tune.pooled([1.0 if q.lang == "de" else 0.0 for q in dev], dev)
+    sets = {q.source for q in dev}
+    expected = sum(len({q.lang for q in dev if q.source == s}) for s in sets) + 2
+    assert len(lines) == expected
+    assert all("MRR@10 1.000" in line for line in lines if " de " in line)
+    assert all("MRR@10 0.000" in line for line in lines if " en " in line)
