@@ -7,7 +7,8 @@ language is held out (``split`` = ``held``): tuning looks at the ``dev`` rows on
 rows are scored for the final report. Run ``python bench/questions.py`` from the repository
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
 the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
-the fresh held-out set (``tests/relevance/fresh.tsv``); the dev split also reads the
+the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2`` for the third
+(``fresh2.tsv``); the dev split also reads the
 players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists
 the questions whose answer is not first.
 """
@@ -32,6 +33,9 @@ QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "relevance" / "quest
 #: The second, fresh held-out set (``split`` = ``fresh``): written and committed before the
 #: second round of ranking changes, after the first held-out part had been looked at.
 FRESH = QUESTIONS.with_name("fresh.tsv")
+#: The third held-out set (``split`` = ``fresh2``): written by the lead at the start of the
+#: fifth round, kept outside the repository while that round tuned, scored only at its end.
+FRESH2 = QUESTIONS.with_name("fresh2.tsv")
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -55,11 +59,12 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
 
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
     (`PLAYERS`) and the German ones (`GERMAN`), ``held`` ``questions.tsv`` alone, ``players``
-    and ``german`` one of those files alone and ``fresh`` the fresh held-out file (`FRESH`).
+    and ``german`` one of those files alone, ``fresh`` the fresh held-out file (`FRESH`) and
+    ``fresh2`` the third one (`FRESH2`).
     """
     if path is None:
-        if split == "fresh":
-            return load_questions(FRESH, split)
+        if split in ("fresh", "fresh2"):
+            return load_questions(FRESH if split == "fresh" else FRESH2, split)
         if split in ("players", "german"):
             return load_questions(PLAYERS if split == "players" else GERMAN, "dev")
         more = (PLAYERS, GERMAN) if split in ("dev", None) else ()

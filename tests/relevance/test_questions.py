@@ -9,7 +9,8 @@ questions (``players.tsv``) and the German ones (``german.tsv``) beside ``questi
 (German MRR@10 0.645, hit@3 0.72 with ``german.tsv`` after its round's German-side changes;
 English 0.66 / 0.70, FTS5 0.46, so 1.4x); the held-out split is only reported
 (``python bench/questions.py --split held``), never tested, so nothing is tuned on it; so is
-the fresh held-out set (``fresh.tsv``, ``--split fresh``), whose answers are checked here too.
+the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``),
+whose answers are checked here too.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ ALL = load_questions(split=None)
 DEV = [q for q in ALL if q.split == "dev"]
 #: The fresh held-out set: its answers are checked here, its scores only reported.
 FRESH = load_questions(split="fresh")
+#: The third held-out set (the fifth round's): checked like the fresh one, scores only reported.
+FRESH2 = load_questions(split="fresh2")
 #: (MRR@10, hit@3) floors per language on the dev split.
 FLOORS = {"de": (0.62, 0.69), "en": (0.62, 0.66)}
 #: English MRR at least this many times FTS5's on the same questions.
@@ -53,18 +56,26 @@ def test_the_set_is_big_enough_and_split() -> None:
     assert len({q.case.query for q in ALL}) == len(ALL), "a question is in the set twice"
 
 
-def test_the_fresh_set_is_big_enough_and_new() -> None:
-    langs = Counter(q.lang for q in FRESH)
-    assert len(FRESH) >= 45 and langs["de"] >= 30, langs
-    assert {q.split for q in FRESH} == {"fresh"}
-    seen = {q.case.query.casefold() for q in ALL}
-    again = [q.case.query for q in FRESH if q.case.query.casefold() in seen]
-    assert not again, f"already in questions.tsv: {again}"
-    assert len({q.case.query for q in FRESH}) == len(FRESH), "a question is in the set twice"
+@pytest.mark.parametrize(
+    ("held", "split", "before", "least"),
+    [(FRESH, "fresh", ALL, (45, 30)), (FRESH2, "fresh2", ALL + FRESH, (40, 27))],
+)
+def test_the_fresh_sets_are_big_enough_and_new(
+    held: list[Question], split: str, before: list[Question], least: tuple[int, int]
+) -> None:
+    langs = Counter(q.lang for q in held)
+    assert len(held) >= least[0] and langs["de"] >= least[1], langs
+    assert {q.split for q in held} == {split}
+    seen = {q.case.query.casefold() for q in before}
+    again = [q.case.query for q in held if q.case.query.casefold() in seen]
+    assert not again, f"already in an earlier set: {again}"
+    assert len({q.case.query for q in held}) == len(held), "a question is in the set twice"
 
 
 @NEEDS_SHARED
-@pytest.mark.parametrize("question", ALL + FRESH, ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}")
+@pytest.mark.parametrize(
+    "question", ALL + FRESH + FRESH2, ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}"
+)
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
     problem = expectation_problem(library, question.case)
     assert problem is None, problem
