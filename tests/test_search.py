@@ -306,9 +306,9 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("704.5j") == 1.0
 
 
-def test_a_derived_form_covers_a_question_word_in_part() -> None:
+def test_a_derived_form_covers_a_question_word(monkeypatch: pytest.MonkeyPatch) -> None:
     """Who owns a token? 111.2's "its owner" covers "own" (DERIVED_COVER of its weight), so
-    it beats a rule with "token" alone, and still loses to one that says "own" itself."""
+    it beats a rule with "token" alone; below 1 it still loses to one that says "own" itself."""
     from regelwerk.index.search import rerank
 
     def analyze(lang: str, word: str) -> frozenset[str]:
@@ -323,11 +323,17 @@ def test_a_derived_form_covers_a_question_word_in_part() -> None:
     texts = ("A token is ...", "who creates a token is its owner", "own token")
     hits = [(hit(t), 1.0) for t in texts]
     derived = {"own": frozenset({"owner"})}
-    plain, deriving = (
-        [sc for _, sc in rerank.coordinate(hits, known, weight, analyze, d)] for d in (None, derived)
-    )
+
+    def scores(cover: float, d: dict[str, frozenset[str]] | None) -> list[float]:
+        monkeypatch.setattr(rerank, "DERIVED_COVER", cover)
+        return [sc for _, sc in rerank.coordinate(hits, known, weight, analyze, d)]
+
+    plain = scores(0.5, None)
     assert plain[0] == plain[1] < plain[2]
-    assert deriving[0] < deriving[1] < deriving[2] == plain[2]
+    half = scores(0.5, derived)
+    assert half[0] < half[1] < half[2] == plain[2]
+    whole = scores(1.0, derived)
+    assert whole[0] == plain[0] and whole[1] == whole[2] == plain[2]
 
 
 @NEEDS_SHARED
