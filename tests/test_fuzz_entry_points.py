@@ -148,8 +148,11 @@ def test_fresh_cases_are_distinct_and_reach_every_kind_of_damage() -> None:
     [("account cr-en-2026-01-16", "drop manifest entry", -1, 140288),
      ("record cr 2026-01", "zero-fill", 23, 8),
      ("account cr-en-2026-01-16", "drop journal lines", -1, 105155)],
+    [("account cr-en-2026-01-16", "drop journal lines", -1, 3858491),
+     ("records dir", "symlink loop", -1, 133), ("account cr-en-2026-01-16", "drop manifest entry", -1, 5156)],
 ], ids=["every-account-of-a-release", "lineage-row-then-a-rebuild", "card-value", "card-db-link-loop",
-        "card-folder-and-journal", "every-account-and-a-damaged-record"])
+        "card-folder-and-journal", "every-account-and-a-damaged-record",
+        "every-account-and-a-records-folder-loop"])
 def test_the_campaign_s_silent_cases(damage_base: Path, reference: dict[str, object], tmp_path: Path,
                                      case: list[Damage]) -> None:
     """Found by the campaign (or the issue): a release whose manifest entry, record and journal

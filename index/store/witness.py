@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.store import journal
+from regelwerk.ingest.model.errors import StoreError
 from regelwerk.ingest.model.message import N_, Message, msg
 
 if TYPE_CHECKING:
@@ -121,11 +122,16 @@ def settle(store: Store) -> list[Message]:
         record = store.record_path(doc_id)
         if info.get("journal") or _readable(record, doc_id):
             continue  # the journal keeps naming it, and doctor re-reads it (or lists its record) again
-        if record.exists() or record.is_symlink():
-            store.set_aside(record)  # a damaged record: kept in store/damaged/, as doctor does
         why = gone_message(doc_id, info)
-        store.mark_lost(doc_id, {"version": info.get("version"), "kind": info.get("kind"),
-                                 "source": info.get("source"), "why": str(why)})
+        try:
+            if record.exists() or record.is_symlink():
+                store.set_aside(record)  # a damaged record: kept in store/damaged/, as doctor does
+            store.mark_lost(doc_id, {"version": info.get("version"), "kind": info.get("kind"),
+                                     "source": info.get("source"), "why": str(why)})
+        except OSError as exc:  # the records folder itself is damaged (a link loop): no build may
+            # forget the witness before doctor --repair has mended the folder and recorded the loss
+            raise StoreError(msg(N_("{path} is damaged ({why}); run `regelwerk doctor --repair`"),
+                                 path=str(record.parent), why=type(exc).__name__)) from None
         out.append(why)
     return out
 
