@@ -144,6 +144,7 @@ def test_fresh_cases_are_distinct_and_reach_every_kind_of_damage() -> None:
     [("sql lineage.sqlite", "delete a row", -1, 51461159), ("search members", "json null", -1, 38233350)],
     [("sql cards.sqlite", "change a value", -1, 7)],
     [("cards.sqlite", "symlink loop", -1, 370)],
+    [("leftover", "record temp", -1, 57253822), ("cards.sqlite", "flip bit", 1, 384)],
     [("journal", "json {}", -1, 1198472765), ("cards dir", "empty", -1, 1919193048)],
     [("account cr-en-2026-01-16", "drop manifest entry", -1, 140288),
      ("record cr 2026-01", "zero-fill", 23, 8),
@@ -151,7 +152,7 @@ def test_fresh_cases_are_distinct_and_reach_every_kind_of_damage() -> None:
     [("account cr-en-2026-01-16", "drop journal lines", -1, 3858491),
      ("records dir", "symlink loop", -1, 133), ("account cr-en-2026-01-16", "drop manifest entry", -1, 5156)],
 ], ids=["every-account-of-a-release", "lineage-row-then-a-rebuild", "card-value", "card-db-link-loop",
-        "card-folder-and-journal", "every-account-and-a-damaged-record",
+        "card-schema-column-renamed", "card-folder-and-journal", "every-account-and-a-damaged-record",
         "every-account-and-a-records-folder-loop"])
 def test_the_campaign_s_silent_cases(damage_base: Path, reference: dict[str, object], tmp_path: Path,
                                      case: list[Damage]) -> None:

@@ -85,7 +85,18 @@ def keyword_rules() -> dict[str, tuple[str, str]]:
 
 
 def card_payload(conn: sqlite3.Connection, match: CardMatch) -> dict[str, Any]:
-    """One card as the ``card --json`` contract has it, with how it matched."""
+    """One card as the ``card --json`` contract has it, with how it matched. A column the card
+    tables were written with but no longer name (a flipped bit in the schema text SQLite still
+    accepts: damage campaign seed 60) is damage with its fix, not an IndexError."""
+    from regelwerk.index.cards.store import damaged, db_file
+
+    try:
+        return _payload(conn, match)
+    except IndexError as exc:  # sqlite3.Row: "No item with that key"
+        raise damaged(db_file(conn), f"a column of the card tables is missing: {exc}") from None
+
+
+def _payload(conn: sqlite3.Connection, match: CardMatch) -> dict[str, Any]:
     from regelwerk.index.cards.store import damaged, db_file, stored_json
 
     card = conn.execute("SELECT * FROM cards WHERE id = ?", (match.card,)).fetchone()
