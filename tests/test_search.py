@@ -306,6 +306,31 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("704.5j") == 1.0
 
 
+def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None:
+    """+1/+1 and -1/-1 counters: Graft (702.58a) goes down, 704.5q (state-based actions, no
+    named thing) and 122.3 keep their score; a question naming graft keeps Graft's rules."""
+    from regelwerk.index.search import rerank
+
+    def analyze(lang: str, word: str) -> frozenset[str]:
+        return frozenset({word.lower().rstrip("s")})
+
+    def factor(number: str, title: str, wanted: set[str], **more: str) -> float:
+        hit = {"language": "en", "number": number, "title": title, **more}
+        return rerank.topic_factor(hit, wanted, analyze)
+
+    asked = {"counter", "creature"}
+    assert factor("702.58a", "Graft", asked) == rerank.TOPIC < 1.0
+    assert factor("702.58a", "Graft", {*asked, "graft"}) == 1.0
+    assert factor("810.7", "Two-Headed Giant Variant", asked) == rerank.TOPIC
+    assert factor("704.5q", "State-Based Actions", asked) == 1.0
+    assert factor("122.3", "Counters", asked) == 1.0
+    assert factor("800.4a", "General", asked) == 1.0  # 800 names no topic
+    assert factor("702.58a", "Graft", asked, kind="glossary") == 1.0
+    assert factor("702.19b", "Bündnisfähigkeit", asked, language="de") == 1.0
+    # a seed without a number of its own is placed by today's number
+    assert factor("", "Disguise", asked, current="702.168b") == rerank.TOPIC
+
+
 def test_a_derived_form_covers_a_question_word(monkeypatch: pytest.MonkeyPatch) -> None:
     """Who owns a token? 111.2's "its owner" covers "own" (DERIVED_COVER of its weight), so
     it beats a rule with "token" alone; below 1 it still loses to one that says "own" itself."""

@@ -395,14 +395,20 @@ class SearchEngine:
             found += self._german_hits(q, found, version, all_versions)
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
         ranked = self._coordinate(found, highlight, phrase, question, said, scale)
-        ranked = self._answer_order(ranked, text, flt, lang)
+        ranked = self._answer_order(ranked, text, flt, lang, highlight["en"])
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult.of(query, tuple(hits), notes)
 
-    def _answer_order(self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None) -> rerank.Ranked:
-        """What a question asks, applied to the re-ranked hits: glossary entries lead to their
-        rules, "what happens" prefers consequences, question words their cues, and a German
-        sentence keeps German sections on the first page."""
+    def _answer_order(
+        self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None, english: set[str]
+    ) -> rerank.Ranked:
+        """What a question asks, applied to the re-ranked hits: rules about a named thing it
+        does not name go down, glossary entries lead to their rules, "what happens" prefers
+        consequences, question words their cues, and a German sentence keeps German sections
+        on the first page. `english` are the question's English terms."""
+        if self._asks and rerank.TOPIC != 1.0:
+            wanted = {t for t in english if self._known("en", t)}
+            ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted, self._analyze))
         if self._asks:
             ranked = self._glossary_to_rules(ranked, flt)
         if rerank.asks_consequence(text):

@@ -258,6 +258,31 @@ def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:
     return 1.0 / (1.0 + SUBRULE * math.log1p(SUBRULE_LETTERS.index(rn.letter)))
 
 
+#: A rule about one named thing answers a question only if the question names it: the keyword
+#: actions and abilities (701, 702), the additional rules from coin flips on (705-733: face-down
+#: permanents, sagas, the monarch, shortcuts ...) and the multiplayer and casual variants (800
+#: on). Their words are every rule's words ("damage", "counter", "turn"), so a question about
+#: +1/+1 and -1/-1 counters found Graft and Modular first, "who wins if every player loses"
+#: the Two-Headed Giant. Such a hit whose title (its own or its section's: "Vanishing",
+#: "Shared Team Turns Option") shares no term with the question scores TOPIC times less; a
+#: section headed "General" (700, 800, 900) names no topic. Tuned by ``bench/tune.py`` (1 turns
+#: it off).
+TOPIC = 0.5
+NAMED_SECTIONS = (range(701, 703), range(705, 800), range(801, 900), range(901, 1000))
+
+
+def topic_factor(f: Fields, wanted: set[str], analyze: Analyze) -> float:
+    """TOPIC for an English rule hit about a named thing (`NAMED_SECTIONS`) whose title shares no
+    term with the question's English terms `wanted`, else 1."""
+    if f.get("language") == "de" or f.get("kind") == "glossary":
+        return 1.0
+    rn = _parsed_number(str(f.get("current") or f.get("number") or ""))
+    if rn is None or not any(rn.section in named for named in NAMED_SECTIONS):
+        return 1.0
+    said = any(analyze("en", w) & wanted for w in _WORD.findall(str(f.get("title") or "")))
+    return 1.0 if said else TOPIC
+
+
 def version_rank(version: str | None, language: str | None) -> int:
     """Newest dated release first; English before German at equal dates (the default view)."""
     return release_date(version) * 2 + (language == "en")
