@@ -331,6 +331,27 @@ def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None
     assert factor("", "Disguise", asked, current="702.168b") == rerank.TOPIC
 
 
+def test_a_german_sentence_lifts_only_the_german_sections_it_names() -> None:
+    """The best German section goes to GERMAN_SHARE of the best English hit; with a test,
+    only the sections it accepts are lifted (in their order), the others keep their score."""
+    from regelwerk.index.search import rerank
+
+    found = [
+        ({"language": "en", "title": "Drawing a Card"}, 10.0),
+        ({"language": "de", "title": "Beutezug"}, 2.0),
+        ({"language": "de", "title": "Trampelschaden"}, 1.0),
+    ]
+    lifted = rerank.interleave_language(found, "de", 0.75)
+    assert [(f["title"], sc) for f, sc in lifted][1:] == [("Beutezug", 7.5), ("Trampelschaden", 3.75)]
+    named = rerank.interleave_language(found, "de", 0.75, lambda f: f["title"] == "Trampelschaden")
+    assert [(f["title"], sc) for f, sc in named] == [
+        ("Drawing a Card", 10.0),
+        ("Trampelschaden", 7.5),
+        ("Beutezug", 2.0),
+    ]
+    assert rerank.interleave_language(found, "de", 0.75, lambda f: False) == found
+
+
 def test_a_derived_form_covers_a_question_word(monkeypatch: pytest.MonkeyPatch) -> None:
     """Who owns a token? 111.2's "its owner" covers "own" (DERIVED_COVER of its weight), so
     it beats a rule with "token" alone; below 1 it still loses to one that says "own" itself."""

@@ -271,6 +271,11 @@ TOPIC = 0.5
 NAMED_SECTIONS = (range(701, 703), range(705, 800), range(801, 900), range(901, 1000))
 
 
+def titled(f: Fields, wanted: set[str], lang: str, analyze: Analyze) -> bool:
+    """Does a hit's title share a term with `wanted` (the query's terms in `lang`)?"""
+    return any(analyze(lang, w) & wanted for w in _WORD.findall(str(f.get("title") or "")))
+
+
 def topic_factor(f: Fields, wanted: set[str], analyze: Analyze) -> float:
     """TOPIC for an English rule hit about a named thing (`NAMED_SECTIONS`) whose title shares no
     term with the question's English terms `wanted`, else 1."""
@@ -279,8 +284,7 @@ def topic_factor(f: Fields, wanted: set[str], analyze: Analyze) -> float:
     rn = _parsed_number(str(f.get("current") or f.get("number") or ""))
     if rn is None or not any(rn.section in named for named in NAMED_SECTIONS):
         return 1.0
-    said = any(analyze("en", w) & wanted for w in _WORD.findall(str(f.get("title") or "")))
-    return 1.0 if said else TOPIC
+    return 1.0 if titled(f, wanted, "en", analyze) else TOPIC
 
 
 def version_rank(version: str | None, language: str | None) -> int:
@@ -322,21 +326,28 @@ def intent_factor(f: Fields, intents: tuple[str, ...]) -> float:
     return 1.0
 
 
-def interleave_language(found: Ranked, lang: str, share: float) -> Ranked:
+def interleave_language(
+    found: Ranked, lang: str, share: float, lifts: Callable[[Fields], bool] | None = None
+) -> Ranked:
     """Lift the `lang` hits so the best of them scores at least `share` of the best other hit.
 
     Scores of different languages are not comparable (a German sentence reaches English
     text through many translated terms, German text through its few own words); scaling
     keeps each language's order and puts the asker's own language right beside the best
-    answer instead of below forty English ones.
+    answer instead of below forty English ones. With `lifts`, only the `lang` hits it
+    accepts are lifted; the others keep their score.
     """
-    mine = [sc for f, sc in found if f.get("language") == lang]
+
+    def lifted(f: Fields) -> bool:
+        return f.get("language") == lang and (lifts is None or lifts(f))
+
+    mine = [sc for f, sc in found if lifted(f)]
     other = [sc for f, sc in found if f.get("language") != lang]
     if not mine or not other or max(mine) <= 0:
         return found
     factor = share * max(other) / max(mine)
     if factor <= 1.0:
         return found  # already there: never pushed down
-    out = [(f, sc * factor if f.get("language") == lang else sc) for f, sc in found]
+    out = [(f, sc * factor if lifted(f) else sc) for f, sc in found]
     out.sort(key=lambda x: -x[1])
     return out
