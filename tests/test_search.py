@@ -332,20 +332,26 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
 
 def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None:
     """+1/+1 and -1/-1 counters: Graft (702.58a) goes down, 704.5q (state-based actions, no
-    named thing) and 122.3 keep their score; a question naming graft keeps Graft's rules."""
+    named thing) and 122.3 keep their score; a question naming graft keeps Graft's rules. A
+    title names its thing by its rarest word: "turns" does not name the Shared Team Turns Option."""
     from regelwerk.index.search import rerank
 
     def analyze(lang: str, word: str) -> frozenset[str]:
         return frozenset({word.lower().rstrip("s")})
 
+    rarity = {"graft": 6.0, "shared": 5.0, "team": 4.0, "giant": 5.0, "headed": 6.0, "disguise": 7.0}
+
     def factor(number: str, title: str, wanted: set[str], **more: str) -> float:
         hit = {"language": "en", "number": number, "title": title, **more}
-        return rerank.topic_factor(hit, wanted, analyze)
+        return rerank.topic_factor(hit, wanted, analyze, lambda t: rarity.get(t, 1.0))
 
     asked = {"counter", "creature"}
     assert factor("702.58a", "Graft", asked) == rerank.TOPIC < 1.0
     assert factor("702.58a", "Graft", {*asked, "graft"}) == 1.0
     assert factor("810.7", "Two-Headed Giant Variant", asked) == rerank.TOPIC
+    assert factor("810.7", "Two-Headed Giant Variant", {"headed", "giant"}) == 1.0
+    assert factor("805.4c", "Shared Team Turns Option", {"land", "turn"}) == rerank.TOPIC
+    assert factor("805.4c", "Shared Team Turns Option", {"shared", "turn"}) == 1.0
     assert factor("704.5q", "State-Based Actions", asked) == 1.0
     assert factor("122.3", "Counters", asked) == 1.0
     assert factor("800.4a", "General", asked) == 1.0  # 800 names no topic

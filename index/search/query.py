@@ -20,6 +20,7 @@ modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds queri
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -412,7 +413,8 @@ class SearchEngine:
         sections it names on the first page. `terms` are the query's terms per language."""
         wanted = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in terms.items()}
         if self._asks and rerank.TOPIC != 1.0:
-            ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted["en"], self._analyze))
+            idf = functools.partial(self._idf, "en")
+            ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted["en"], self._analyze, idf))
         if self._asks:
             ranked = self._glossary_to_rules(ranked, flt)
         if rerank.asks_consequence(text):

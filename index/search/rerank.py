@@ -264,9 +264,10 @@ def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:
 #: on). Their words are every rule's words ("damage", "counter", "turn"), so a question about
 #: +1/+1 and -1/-1 counters found Graft and Modular first, "who wins if every player loses"
 #: the Two-Headed Giant. Such a hit whose title (its own or its section's: "Vanishing",
-#: "Shared Team Turns Option") shares no term with the question scores TOPIC times less; a
-#: section headed "General" (700, 800, 900) names no topic. Tuned by ``bench/tune.py`` (1 turns
-#: it off).
+#: "Shared Team Turns Option") does not hold the question's rarest term scores TOPIC times less
+#: (a title names its thing by its rarest word: "share", not "turns", which "play a land during
+#: my turn" says too); a section headed "General" (700, 800, 900) names no topic. Tuned by
+#: ``bench/tune.py`` (1 turns it off).
 TOPIC = 0.5
 NAMED_SECTIONS = (range(701, 703), range(705, 800), range(801, 900), range(901, 1000))
 
@@ -276,15 +277,16 @@ def titled(f: Fields, wanted: set[str], lang: str, analyze: Analyze) -> bool:
     return any(analyze(lang, w) & wanted for w in _WORD.findall(str(f.get("title") or "")))
 
 
-def topic_factor(f: Fields, wanted: set[str], analyze: Analyze) -> float:
-    """TOPIC for an English rule hit about a named thing (`NAMED_SECTIONS`) whose title shares no
-    term with the question's English terms `wanted`, else 1."""
+def topic_factor(f: Fields, wanted: set[str], analyze: Analyze, idf: Callable[[str], float]) -> float:
+    """TOPIC for an English rule hit about a named thing (`NAMED_SECTIONS`) whose title's rarest
+    term (by `idf`) is not among the question's English terms `wanted`, else 1."""
     if f.get("language") == "de" or f.get("kind") == "glossary":
         return 1.0
     rn = _parsed_number(str(f.get("current") or f.get("number") or ""))
     if rn is None or not any(rn.section in named for named in NAMED_SECTIONS):
         return 1.0
-    return 1.0 if titled(f, wanted, "en", analyze) else TOPIC
+    title = {t for w in _WORD.findall(str(f.get("title") or "")) for t in analyze("en", w)}
+    return 1.0 if not title or max(sorted(title), key=idf) in wanted else TOPIC
 
 
 def version_rank(version: str | None, language: str | None) -> int:
