@@ -83,7 +83,8 @@ class Corpus:
     ) -> Iterator[None]:
         """A writer step: the writer lock, the shipped seeds staged if missing or changed, the
         witnesses' account settled (``witness``: a document destroyed without a trace is
-        recorded as lost before a build forgets it), the caller's changes, then, if anything
+        recorded as lost before a build forgets it), an older card database's schema brought
+        up to date, the caller's changes, then, if anything
         changed (or `force`), every derived artefact built, and only then the commit. Other
         processes see the old state, then the new one whole. Nested inside another writer
         step, the outer one builds and commits."""
@@ -93,6 +94,7 @@ class Corpus:
         with self.store.publishing():
             self.ensure_seeds()
             self.settle_unaccounted()
+            self.upgrade_cards()
             yield
             if force or self.store.changed:
                 from regelwerk.index.store.build import build
@@ -114,6 +116,15 @@ class Corpus:
         from regelwerk.index.store.witness import settle
 
         return settle(self.store)
+
+    def upgrade_cards(self) -> None:
+        """Bring a card database an older regelwerk wrote up to this one's schema (a writer
+        step's part: readers never change it, they run the writer step; ``CardStore.upgrade``)."""
+        from regelwerk.index.cards.store import CardStore
+
+        cards = CardStore(self.home)
+        if cards.exists():
+            cards.upgrade()
 
     def ensure_seeds(self) -> None:
         """Stage the shipped seeds if they are missing or changed since the last run (inside a

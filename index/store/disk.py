@@ -71,6 +71,8 @@ class NotBuilt(Exception):
     def __init__(self, what: str, why: str) -> None:
         super().__init__(f"{what}: {why}; a writer step builds it (`regelwerk doctor --repair`)")
         self.what = what
+        #: What is not built, and why (for a message that names the fix itself).
+        self.problem = f"{what}: {why}"
 
 
 def damage_text(exc: BaseException) -> str:
