@@ -36,7 +36,7 @@ from regelwerk.index.search.members import Members
 from regelwerk.index.search.question import Reading, read
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
-from regelwerk.index.search.syntax import syntax_problem, uses_syntax
+from regelwerk.index.search.syntax import syntax_problem, uses_syntax, without_question_marks
 from regelwerk.index.search.whoosh_index import index_dir, load_vocabulary
 from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
@@ -350,7 +350,7 @@ class SearchEngine:
         all_versions: bool = False,
         lang: str | None = None,
     ) -> SearchResult:
-        text = " ".join(query.split())
+        text = " ".join(without_question_marks(query).split())
         notes: list[Arg] = []
         self._reset()
         if len(text) > MAX_QUERY:  # cut at a word boundary, never inside a word
