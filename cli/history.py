@@ -2,7 +2,8 @@
 
 Thin: parse the options, ask the facade (``Library.history``, ``Library.diff``), render. Runs of
 releases where a rule stayed the same collapse to one line (``502.10  2003-03-15 .. 2009-05-01``);
-each change shows a word diff: removed words red and struck through, added words green.
+each change shows a word diff: removed words red and struck through, added words green (in a
+pipe or a file, ``[-removed-]`` and ``{+added+}`` as git's plain word diff writes them).
 """
 
 from __future__ import annotations
@@ -62,8 +63,13 @@ def diff(
     emit(data, json_mode, render)
 
 
-def words(diff: list[list[str]], context: int = CONTEXT_WORDS) -> str:
-    """Rich markup for a word diff, long unchanged stretches elided."""
+def words(diff: list[list[str]], context: int = CONTEXT_WORDS, *, marked: bool = False) -> str:
+    """Rich markup for a word diff, long unchanged stretches elided.
+
+    Colour and strike-through vanish in a pipe or a file, and "of that color. type." would no
+    longer say which word went and which came; `marked` writes them as git's plain word diff
+    does (``[-color.-] {+type.+}``), for output that is not a terminal.
+    """
     from rich.markup import escape
 
     out = []
@@ -76,9 +82,9 @@ def words(diff: list[list[str]], context: int = CONTEXT_WORDS) -> str:
                 text = " ".join([*head, "…", *tail]).strip()
             out.append(escape(text))
         elif op == "-":
-            out.append(f"[red strike]{escape(text)}[/red strike]")
+            out.append(escape(f"[-{text}-]") if marked else f"[red strike]{escape(text)}[/red strike]")
         else:
-            out.append(f"[green]{escape(text)}[/green]")
+            out.append(escape(f"{{+{text}+}}") if marked else f"[green]{escape(text)}[/green]")
     return " ".join(p for p in out if p)
 
 
@@ -111,7 +117,7 @@ def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str 
         change = "" if run["change"] == "same" else f"  [yellow]{escape(said)}[/yellow]"
         con.print(f"[bold]{escape(number):<10}[/bold] {escape(span)}{change}")
         if run.get("diff") and any(op != "=" for op, _ in run["diff"]):
-            con.print(f"    {words(run['diff'])}")
+            con.print(f"    {words(run['diff'], marked=not con.is_terminal)}")
 
 
 _MARKS = {
@@ -181,7 +187,7 @@ def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> 
         if c["change"] in ("changed", "renumbered", "merged", "split") and any(
             op != "=" for op, _ in c["diff"]
         ):
-            con.print(f"     {words(c['diff'])}")
+            con.print(f"     {words(c['diff'], marked=not con.is_terminal)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -83,6 +83,17 @@ def test_word_diff_markup_elides_long_unchanged_text() -> None:
     assert text.startswith("… w32") and "[red strike]old[/red strike] [green]new[/green] end" in text
 
 
+def test_a_word_diff_outside_a_terminal_marks_what_went_and_what_came() -> None:
+    """Colour and strike-through vanish in a pipe; git's plain word-diff marks say it instead."""
+    diff = [["=", "one mana of that"], ["-", "color."], ["+", "type."], ["=", "If [a] half"]]
+    assert words(diff, marked=True) == r"one mana of that [-color.-] {+type.+} If \[a] half"  # markup
+    run = {**LINEAGE[2], "change": "changed", "diff": diff}
+    con, out = _console()  # a StringIO: not a terminal
+    runs = [{**run, "from": "a", "to": "a"}]
+    render_history(con, {"query": "x", "lineage": [run], "runs": runs}, full=False)
+    assert "one mana of that [-color.-] {+type.+} If [a] half" in out.getvalue()
+
+
 def test_diff_groups_by_section() -> None:
     data = {
         "from": "2026-01-16",

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from regelwerk.cli.app import app
 from regelwerk.index.search.query import SearchEngine
-from regelwerk.index.search.syntax import syntax_problem
+from regelwerk.index.search.syntax import syntax_problem, without_question_marks
 from regelwerk.index.store.corpus import Corpus
 from regelwerk.index.terms.words import translate_word
 from regelwerk.ingest.model.errors import UnknownVersion
@@ -107,6 +107,30 @@ def test_malformed_syntax_never_raises(engine: SearchEngine, query: str) -> None
 def test_syntax_problem(query: str, problem: str | None) -> None:
     found = syntax_problem(query)
     assert (found is None) if problem is None else (found is not None and problem in found)
+
+
+@pytest.mark.parametrize(
+    ("query", "read"),
+    [
+        ("Wann darf ich eine Hexerei wirken?", "Wann darf ich eine Hexerei wirken"),
+        ("what happens?? now", "what happens now"),
+        ("¿Qué pasa?", "Qué pasa"),
+        ('"first strike?" OR (trample?)', '"first strike" OR (trample)'),
+        ("?", ""),
+        ("d?athtouch", "d?athtouch"),  # inside a word it is still whoosh's one-letter wildcard
+        ("702.2?", "702.2"),
+    ],
+)
+def test_a_question_mark_is_punctuation_not_a_wildcard(query: str, read: str) -> None:
+    assert without_question_marks(query) == read
+
+
+def test_the_issue_s_german_question_with_its_question_mark(engine: SearchEngine) -> None:
+    asked = engine.search("Wann darf ich eine Hexerei wirken?", limit=3)
+    plain = engine.search("Wann darf ich eine Hexerei wirken", limit=3)
+    assert [h.number for h in asked.hits] == [h.number for h in plain.hits]
+    assert asked.hits[0].number == "307.1" and not asked.notes
+    assert engine.search("d?athtouch", limit=3).hits[0].number == "702.2"  # inside a word: a wildcard
 
 
 def test_valid_syntax_is_used(engine: SearchEngine) -> None:

@@ -13,6 +13,22 @@ _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _SYNTAX = re.compile(r'["()*?]|(?:^|\s)(?:AND|OR|NOT|ANDNOT|ANDMAYBE)(?:\s|$)')
 
 
+#: A question's "?" (or a Spanish-style "¿"): at a word's end, before a closing quote or bracket,
+#: or standing alone. A "?" inside a word ("fl?ing") is still whoosh's one-letter wildcard.
+_QUESTION_MARK = re.compile(r"(?<=\S)\?+(?=[\s\"')\]]|$)|(?<![^\s(\"'])[?¿]+(?=[\s)\"']|$)|¿")
+
+
+def without_question_marks(query: str) -> str:
+    """`query` with its question marks read as punctuation, not as wildcards.
+
+    People type questions the way they write them: "Wann darf ich eine Hexerei wirken?". Read as
+    whoosh syntax, "wirken?" is a wildcard for a seven-letter word, and the whole question turns
+    into one syntax query that misses every rule; a trailing one-letter wildcard is almost never
+    meant, so a "?" that ends a word (or stands alone) is dropped before the syntax check.
+    """
+    return _QUESTION_MARK.sub("", query) if "?" in query or "¿" in query else query
+
+
 def uses_syntax(query: str) -> bool:
     """Does `query` hold anything whoosh's parser reads as syntax rather than words?"""
     return bool(_SYNTAX.search(query))

@@ -105,3 +105,15 @@ def test_dev_questions_stay_above_their_floor(engine: SearchEngine, library: Cor
     assert ours.hit3 >= hit3, f"{lang} hit@3 {ours.hit3:.3f} < {hit3}"
     if lang == "en":
         assert ours.mrr >= OVER_FTS5 * fts.mrr, f"MRR {ours.mrr:.3f} < {OVER_FTS5} x FTS5 {fts.mrr:.3f}"
+
+
+@NEEDS_SHARED
+def test_a_question_mark_changes_no_answer(engine: SearchEngine) -> None:
+    """None of the sets' questions end in "?", but people type them: it must not change a hit."""
+    changed = [
+        q.case.query
+        for q in DEV
+        if [h.number for h in engine.search(q.case.query + "?", limit=10).hits]
+        != [h.number for h in engine.search(q.case.query, limit=10).hits]
+    ]
+    assert not changed, changed
