@@ -53,16 +53,17 @@ def _rules(home: Path) -> tuple[set[tuple[object, ...]], set[tuple[object, ...]]
         con.close()
 
 
-def _state(
-    home: Path,
-) -> tuple[set[tuple[str, int, str]], set[tuple[str, str]], set[tuple[str, int]], dict[str, object]]:
-    """(occurrence -> unit key, default scope, live units with their default-scope mark,
-    vocabulary) of the newest index."""
+Occurrences = set[tuple[str, int, str, str | None]]
+
+
+def _state(home: Path) -> tuple[Occurrences, set[tuple[str, str]], set[tuple[str, int]], dict[str, object]]:
+    """(occurrence -> unit key and number today, default scope, live units with their
+    default-scope mark, vocabulary) of the newest index."""
     folder = _search_dir(home)
     con = sqlite3.connect(folder / FILE)
     try:
         members = set(con.execute(
-            "SELECT d.id, m.position, u.key FROM members m JOIN docs d ON d.ord = m.doc "
+            "SELECT d.id, m.position, u.key, m.current FROM members m JOIN docs d ON d.ord = m.doc "
             "JOIN units u ON u.uid = m.uid"
         ))
         scope = set(con.execute("SELECT d.id, s.language FROM scope s JOIN docs d ON d.ord = s.doc"))
@@ -120,11 +121,11 @@ def test_adding_a_release_keeps_the_previous_segments(
     assert len(list(after.glob("*.seg"))) >= 1
     members, _, units, _ = _state(home)
     # seven rule texts in three releases (100.3 = the old 100.2), plus sections and glossary
-    texts = {key for _, _, key in members}
+    texts = {key for _, _, key, _ in members}
     assert len(units) == len(texts) < len(members)
     flagged = {key for key, flag in units if flag}  # a plain search's units: newest release, seeds
-    newest = {k for d, _, k in members if d == "cr-en-2020-03-01"}
-    older = {k for d, _, k in members if d.startswith("cr-en-")} - newest
+    newest = {k for d, _, k, _ in members if d == "cr-en-2020-03-01"}
+    older = {k for d, _, k, _ in members if d.startswith("cr-en-")} - newest
     assert newest <= flagged and older and not older & flagged
 
 
@@ -265,3 +266,42 @@ def test_adding_a_release_links_only_it_and_links_as_a_fresh_build_does(
         return json.loads((_search_dir(home, "keywords") / "keywords.json").read_text(encoding="utf-8"))
 
     assert links(tmp_path / "grown") == links(tmp_path / "fresh")
+
+
+def test_a_release_that_moves_older_numbers_writes_only_its_own_units(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """February moves January's 100.2 to 100.3: only the occurrence's number today changes
+    (in the membership table); January's unit keeps its uid and no whoosh document of it is
+    written again, and a search for 100.3 still finds it in January."""
+    home = tmp_path / "home"
+    library = _library(home, monkeypatch)
+    library.ingest(files[:1])
+    con = sqlite3.connect(_search_dir(home) / FILE)
+    try:
+        before = dict(con.execute("SELECT key, uid FROM units"))
+    finally:
+        con.close()
+    library.ingest(files[1:2])
+    con = sqlite3.connect(_search_dir(home) / FILE)
+    try:
+        after = dict(con.execute("SELECT key, uid FROM units"))
+        january = set(con.execute(
+            "SELECT m.position, u.number, m.current FROM members m JOIN docs d ON d.ord = m.doc "
+            "JOIN units u ON u.uid = m.uid WHERE d.id = 'cr-en-2020-01-01' AND u.number LIKE '100.%'"
+        ))
+        february = {k for (k,) in con.execute(
+            "SELECT u.key FROM members m JOIN docs d ON d.ord = m.doc JOIN units u ON u.uid = m.uid "
+            "WHERE d.id = 'cr-en-2020-02-01'"
+        )}
+    finally:
+        con.close()
+    assert {n: c for _, n, c in january} == {"100.1": "100.1", "100.2": "100.3"}
+    kept = {k: u for k, u in after.items() if k in before}
+    assert kept and all(before[k] == u for k, u in kept.items())  # no unit written again
+    new = set(after) - set(before)
+    assert new and new <= february  # every new unit is one of the added release's
+    hits = library.search("100.3", version="2020-01-01")["hits"]
+    assert [(h["number"], h["current"]) for h in hits][:1] == [("100.2", "100.3")]
+    mixed = library.search("flanking 100.3", all_versions=True)["hits"]
+    assert {(h["number"], h["current"], h["version"]) for h in mixed} >= {("100.3", "100.3", "2020-02-01")}

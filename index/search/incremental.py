@@ -11,8 +11,8 @@ place, so readers keep the previous complete index until then):
    units (``whoosh_index.unit_records``) and only units the index lacks are written, as two
    new segments: the newest release's units apart from the rest (``segments``);
 3. when the chain of English releases changed, every older occurrence's number today is
-   looked up again in the rule lineage (no document is read) and the few units whose number
-   today moved are written again under their new number;
+   looked up again in the rule lineage (no document is read) and changed in the membership
+   table: it is no field of the unit, so no whoosh document is written again for it;
 4. units nobody refers to any more are deleted; the default scope, the vocabulary and the
    unit -> whoosh document number map are brought up to date (for the segments after those
    kept in place only).
@@ -105,7 +105,6 @@ class _Growth:
         self.names = set(ix.schema.names())
         self.keys: dict[str, int] = dict(con.execute("SELECT key, uid FROM units").fetchall())
         self.next_uid = 1 + (con.execute("SELECT max(uid) FROM units").fetchone()[0] or 0)
-        self.first_new = self.next_uid
         self.pending: dict[int, dict[str, Any]] = {}
         self.spell: Counter[str] = Counter()
         self.changed = False
@@ -177,8 +176,9 @@ class _Growth:
             )
             ords[d.id] = int(cur.lastrowid or 0)
         self.added = set(ords.values())
-        rows = [(ords[doc], pos, self._unit(rec)) for doc, pos, rec in unit_records(self.library, docs)]
-        self.con.executemany("INSERT OR REPLACE INTO members VALUES (?, ?, ?)", rows)
+        occurrences = unit_records(self.library, docs)
+        rows = [(ords[doc], pos, self._unit(rec), today) for doc, pos, today, rec in occurrences]
+        self.con.executemany("INSERT OR REPLACE INTO members VALUES (?, ?, ?, ?)", rows)
 
     def _unit(self, record: dict[str, Any]) -> int:
         """The uid of the unit with exactly these fields, written to whoosh if it is new."""
@@ -192,8 +192,8 @@ class _Growth:
             self.pending[uid] = record  # written by `_write_units`, once its scope is known
             self.pending_keys[uid] = key
             self.con.execute(
-                "INSERT INTO units (uid, docnum, key, language, current, record) VALUES (?, -1, ?, ?, ?, ?)",
-                (uid, key, record.get("language"), record.get("current"), pack(record)),
+                "INSERT INTO units (uid, docnum, key, language, number, record) VALUES (?, -1, ?, ?, ?, ?)",
+                (uid, key, record.get("language"), record.get("number"), pack(record)),
             )
             self.spell.update(words_of(record))
             self.changed = True
@@ -202,7 +202,8 @@ class _Growth:
     # -- numbers today ------------------------------------------------------------------------------
     def _renumber(self, chain_ids: set[str]) -> None:
         """Give every occurrence in a release its number today again (the chain changed):
-        through the newest pair only when one release was added after the others."""
+        through the newest pair only when one release was added after the others. Only the
+        membership table changes (see ``members``)."""
         from regelwerk.index.rules.lookup import appended_moves, lineage_chain
 
         chain = lineage_chain(self.library)
@@ -212,24 +213,17 @@ class _Growth:
         if moves is None:
             self._renumber_each(chain, kept)
             return
-        remap = []
-        units = self.con.execute(  # units this build wrote have today's numbers already
-            "SELECT uid, current, record FROM units WHERE current IS NOT NULL AND uid < ?", (self.first_new,)
-        ).fetchall()
-        for uid, current, blob in units:
-            today = moves.get(current, (current, None))[0]
-            if today != current:
-                remap.append((uid, self._unit({**unpack(blob), "current": today})))
-        self.con.execute("CREATE TEMP TABLE remap (old INTEGER PRIMARY KEY, new INTEGER)")
-        self.con.executemany("INSERT INTO remap VALUES (?, ?)", remap)
+        moved = [(old, today) for old, (today, _) in moves.items() if today != old]
+        self.con.execute("CREATE TEMP TABLE moved (old TEXT PRIMARY KEY, today TEXT)")
+        self.con.executemany("INSERT INTO moved VALUES (?, ?)", moved)
         marks = ",".join("?" * len(kept))
-        # one statement: a unit may be both moved away from and moved to
+        # one statement: a number may be both moved away from and moved to
         self.con.execute(
-            "UPDATE members SET uid = (SELECT new FROM remap WHERE old = members.uid) "
-            f"WHERE uid IN (SELECT old FROM remap) AND doc IN ({marks})",
+            "UPDATE members SET current = (SELECT today FROM moved WHERE old = members.current) "
+            f"WHERE current IN (SELECT old FROM moved) AND doc IN ({marks})",
             list(kept),
         )
-        self.con.execute("DROP TABLE remap")
+        self.con.execute("DROP TABLE moved")
 
     def _renumber_each(self, chain: Any, kept: dict[int, str]) -> None:
         """`_renumber` occurrence by occurrence (a release removed or added between others)."""
@@ -237,22 +231,22 @@ class _Growth:
 
         marks = ",".join("?" * len(kept))
         rows = self.con.execute(
-            "SELECT m.doc, m.position, m.uid, u.current, u.record FROM members m "
-            f"JOIN units u ON u.uid = m.uid WHERE m.doc IN ({marks}) AND m.position < 100000",
+            "SELECT m.doc, m.position, m.current, u.number FROM members m "
+            f"JOIN units u ON u.uid = m.uid WHERE m.doc IN ({marks}) AND m.position < 100000 "
+            "ORDER BY m.doc, m.position",
             list(kept),
         ).fetchall()
-        records: dict[int, dict[str, Any]] = {}
-        moved: dict[tuple[int, str | None], int] = {}
+        first: dict[tuple[int, str], str | None] = {}
         moves = []
-        for doc, pos, uid, current, blob in rows:
-            record = records.get(uid) or records.setdefault(uid, unpack(blob))
-            number = record.get("number")
-            today = today_of(self.library, chain, kept[doc], pos, number)[0] if number else None
+        for doc, pos, current, number in rows:
+            if not number:
+                continue
+            if (doc, number) not in first:  # a doubled number takes its first rule's fate,
+                first[(doc, number)] = today_of(self.library, chain, kept[doc], pos, number)[0]
+            today = first[(doc, number)]  # as ``lookup.current_numbers`` gives it
             if today != current:
-                if (uid, today) not in moved:
-                    moved[(uid, today)] = self._unit({**record, "current": today})
-                moves.append((moved[(uid, today)], doc, pos))
-        self.con.executemany("UPDATE members SET uid = ? WHERE doc = ? AND position = ?", moves)
+                moves.append((today, doc, pos))
+        self.con.executemany("UPDATE members SET current = ? WHERE doc = ? AND position = ?", moves)
 
     # -- tidying up ---------------------------------------------------------------------------------
     def _drop_orphans(self) -> None:

@@ -2,20 +2,22 @@
 
 Most rules read the same in release after release (lineage finds 198,605 unchanged steps
 against ~22,000 changed or new over the 104 archive releases), so the whoosh index holds each
-distinct *unit* (one section's or glossary entry's indexed fields, its number today included)
-once, and this table says where each unit occurs::
+distinct *unit* (one section's or glossary entry's indexed fields) once, and this table says
+where each unit occurs and what its number is today there::
 
     docs     (ord, id, sha256, version, rank, volatile, languages)  one row per document
-    units    (uid, docnum, key, language, current, dflt, record)  one per live whoosh document
-    members  (doc, position, uid)                         one row per section / glossary entry
+    units    (uid, docnum, key, language, number, dflt, record)  one per live whoosh document
+    members  (doc, position, uid, current)           one row per section / glossary entry
     scope    (doc, language)                               what a plain search covers
     spell    (word, n)                                     word counts of every unit's words
 
 A search is filtered by a set of whoosh document numbers read from here (the newest release
 by default, one version, or everything) and each hit is *placed*: given the document,
-version and position of the occurrence the scope asks for. ``record`` keeps a unit's fields
-(zlib'd JSON), so a unit whose number today changes can be written again without reading its
-document. Readers open the file read-only; only the builder (``incremental``) writes it.
+version, position and number today of the occurrence the scope asks for. The number today
+(``current``) belongs to the occurrence, not the unit: when a new release moves it (722 ->
+723), only these rows change and no whoosh document is written again; a search for a number
+asks `Members.today` which units are that rule today. ``record`` keeps a unit's fields
+(zlib'd JSON). Readers open the file read-only; only the builder (``incremental``) writes it.
 """
 
 from __future__ import annotations
@@ -32,17 +34,18 @@ SCHEMA = """
 CREATE TABLE docs (ord INTEGER PRIMARY KEY, id TEXT UNIQUE, sha256 TEXT, version TEXT,
                    rank INTEGER, volatile INTEGER, languages TEXT);
 CREATE TABLE units (uid INTEGER PRIMARY KEY, docnum INTEGER, key TEXT UNIQUE, language TEXT,
-                    current TEXT, dflt INTEGER DEFAULT 0, record BLOB);
+                    number TEXT, dflt INTEGER DEFAULT 0, record BLOB);
 CREATE INDEX units_docnum ON units (docnum);
-CREATE TABLE members (doc INTEGER, position INTEGER, uid INTEGER, PRIMARY KEY (doc, position))
-    WITHOUT ROWID;
+CREATE TABLE members (doc INTEGER, position INTEGER, uid INTEGER, current TEXT,
+                      PRIMARY KEY (doc, position)) WITHOUT ROWID;
 CREATE INDEX members_uid ON members (uid);
+CREATE INDEX members_current ON members (current);
 CREATE TABLE scope (doc INTEGER, language TEXT);
 CREATE TABLE spell (word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
 """
 
-#: One placed occurrence: (document id, version, position).
-Place = tuple[str, str | None, int]
+#: One placed occurrence: (document id, version, position, number today).
+Place = tuple[str, str | None, int, str | None]
 
 
 def pack(record: dict[str, Any]) -> bytes:
@@ -95,31 +98,48 @@ class Members:
         )
         return {n for (n,) in self.con.execute(sql, [*docs, *args])}
 
+    def _covered(self, version: str | None, all_versions: bool) -> list[int] | None:
+        """The documents a search of `version`, of the default scope or of `all_versions`
+        covers (None: every one)."""
+        if version is not None:
+            return [o for o, (_, v, _) in self.docs.items() if v == version]
+        return None if all_versions else list(self._scope)
+
+    def today(self, number: str, version: str | None, all_versions: bool) -> list[tuple[int, str]]:
+        """``(whoosh document number, unit key)`` of each unit that is rule `number` today in
+        an occurrence the search covers (the German seed's 702.19 for "702.22")."""
+        sql = (
+            "SELECT DISTINCT u.docnum, u.key FROM members m JOIN units u ON u.uid = m.uid "
+            "WHERE m.current = ?"
+        )
+        args: list[Any] = [number]
+        docs = self._covered(version, all_versions)
+        if docs is not None:
+            sql += f" AND m.doc IN ({','.join('?' * len(docs))})"
+            args += docs
+        return sorted(self.con.execute(sql, args))
+
     def place(
         self, uids: list[int], languages: dict[int, str], version: str | None, all_versions: bool = False
     ) -> dict[int, Place]:
         """Where each unit occurs for a search of `version`, of the default scope, or of
         `all_versions` (the default scope first, then the newest release):
-        ``uid -> (document, version, position)``."""
+        ``uid -> (document, version, position, number today)``."""
         if not uids:
             return {}
-        docs: list[int] | None = None
-        if version is not None:
-            docs = [o for o, (_, v, _) in self.docs.items() if v == version]
-        elif not all_versions:
-            docs = list(self._scope)
-        sql = f"SELECT uid, doc, position FROM members WHERE uid IN ({','.join('?' * len(uids))})"
+        docs = self._covered(version, all_versions)
+        sql = f"SELECT uid, doc, position, current FROM members WHERE uid IN ({','.join('?' * len(uids))})"
         args: list[int] = list(uids)
         if docs is not None:
             sql += f" AND doc IN ({','.join('?' * len(docs))})"
             args += docs
         best: dict[int, tuple[tuple[int, int], Place]] = {}
-        for uid, doc, pos in self.con.execute(sql, args):
+        for uid, doc, pos, current in self.con.execute(sql, args):
             doc_id, ver, rank = self.docs[doc]
             preferred = int(languages.get(uid, "") in self._scope.get(doc, ()))
             key = (preferred, rank)
             if uid not in best or key > best[uid][0]:
-                best[uid] = (key, (doc_id, ver, pos))
+                best[uid] = (key, (doc_id, ver, pos, current))
         return {uid: place for uid, (_, place) in best.items()}
 
 

@@ -115,6 +115,9 @@ COMMON = 0.1
 #: Unions of up to this many clauses use whoosh's tree matcher (see `_union`).
 TREE_UNION_MAX = 12
 MAX_QUERY = 500
+#: What a rule number inside a plain query adds to the score of that rule (and of each rule
+#: that is it today): ``number`` and ``key`` are unscored fields, so each match weighs this.
+NUMBER_BOOST = 8.0
 #: How many whoosh documents' stored fields an engine keeps (`SearchEngine._stored`), and
 #: how many entries its other look-up caches (term frequencies, rule numbers) keep.
 STORED_CACHE = 8192
@@ -643,8 +646,22 @@ class SearchEngine:
         ordered = terms("en", joined)
         if 1 < len(ordered) <= PHRASE_WORDS:
             phrase[:] = ordered
-        clauses.extend(_number_clauses(numbers))
+        clauses.extend(self._number_clauses(numbers))
         return _union(clauses)
+
+    def _number_clauses(self, numbers: list[str]) -> list[Any]:
+        """Rule numbers inside a plain query ("Schaden 510.1c") match the rule and the units
+        that are it today (by their keys: the numbers today live in ``members``)."""
+        clauses: list[Any] = []
+        for n in numbers:
+            try:
+                norm = str(RuleNumber.parse(n))
+            except InputError:
+                continue
+            clauses.append(wq.Term("number", norm, boost=NUMBER_BOOST))
+            for _, key in self.members.today(norm, self._version, self._all_versions):
+                clauses.append(wq.Term("key", key, boost=NUMBER_BOOST))
+        return clauses
 
     def _concepts(self, reading: Reading) -> list[str]:
         """The CR phrases for the players' words of a question (`concepts`), German words
@@ -786,11 +803,16 @@ class SearchEngine:
         """The rule itself, then rules that are it today (moved numbers), then its subrules."""
         seen: set[int] = set()
         tiers: list[tuple[int, float, int, int, dict[str, Any]]] = []
-        queries = [wq.Term("number", number), wq.Term("current", number), wq.Term("numpath", number)]
-        for tier, q in enumerate(queries):
-            results = self.searcher.search(q, limit=None if tier < 2 else limit, filter=flt, sortedby="order")
-            fresh = [(r.fields(), float(r.docnum)) for r in results if r.docnum not in seen]
-            seen.update(r.docnum for r in results)
+        for tier in range(3):
+            if tier == 1:  # the numbers today live in the membership table (``members``)
+                docnums = [d for d, _ in self.members.today(number, self._version, self._all_versions)]
+                found = [d for d in docnums if flt is None or d in flt]
+            else:
+                q = wq.Term("number" if tier == 0 else "numpath", number)
+                top = None if tier == 0 else limit
+                found = [r.docnum for r in self.searcher.search(q, limit=top, filter=flt, sortedby="order")]
+            fresh = [(self._stored(d), float(d)) for d in found if d not in seen]
+            seen.update(found)
             for f, docnum in self._placed(fresh):
                 rank = rerank.version_rank(f.get("version"), f.get("language"))
                 tiers.append((tier, -rank, int(f.get("position", 0)), int(docnum), f))
@@ -828,8 +850,9 @@ class SearchEngine:
         for f, sc in found:
             place = where.get(int(f["uid"]))
             if place is not None:
-                doc, version, pos = place
-                placed = {"document": doc, "version": version, "position": pos, "key": f"{doc}#{pos}"}
+                doc, version, pos, today = place
+                placed = {"document": doc, "version": version, "position": pos, "current": today}
+                placed["key"] = f"{doc}#{pos}"
                 out.append(({**f, **placed}, sc))
         return out
 
@@ -855,18 +878,6 @@ def _remember(cache: dict[Any, Any], key: Any, make: Callable[[], Any], bound: i
         found = cache[key] = make()
     return found
 
-
-def _number_clauses(numbers: list[str]) -> list[Any]:
-    """Rule numbers inside a plain query ("Schaden 510.1c") match the rule and what it is today."""
-    clauses: list[Any] = []
-    for n in numbers:
-        try:
-            norm = str(RuleNumber.parse(n))
-        except InputError:
-            continue
-        clauses.append(wq.Term("number", norm, boost=8.0))
-        clauses.append(wq.Term("current", norm, boost=8.0))
-    return clauses
 
 
 def _rescored(ranked: rerank.Ranked, factor: Callable[[dict[str, Any]], float]) -> rerank.Ranked:

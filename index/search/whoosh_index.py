@@ -1,9 +1,13 @@
 """The whoosh index over every ingested document: schema, what goes into it, and opening it.
 
 One whoosh document per distinct *unit*: the indexed fields of a numbered section, keyword
-section or glossary entry, its number today included. A rule that reads the same in forty
-releases is one unit with forty rows in the membership table (``members``), which also says
-which units a plain search covers and where each hit occurs (document, version, position).
+section or glossary entry. A rule that reads the same in forty releases is one unit with forty
+rows in the membership table (``members``), which also says which units a plain search covers,
+where each hit occurs (document, version, position) and each occurrence's number today. That
+number is no field of the unit: a new release moves the numbers today of thousands of older
+occurrences (a renumbered section drags along every older release of its rules), and a
+whoosh document cannot change, so keeping it in the table lets an added release write only
+its own new units.
 Each language has its own title, context, section-title, text and examples fields analyzed
 by that language's analyzer (see
 ``analysis``): a German section fills the ``*_de`` fields, an English one the ``*_en`` fields,
@@ -43,7 +47,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search15-units-glossed"
+INDEX_SALT = "search16-today-in-members"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -56,7 +60,6 @@ def schema() -> Schema:
         uid=NUMERIC(stored=True, sortable=True),  # its row in the membership table
         number=ID(stored=True),
         numpath=KEYWORD(),  # the number and its ancestors: "702", "702.22", "702.22j"
-        current=ID(stored=True),
         title=STORED(),
         term=STORED(),
         text=STORED(),
@@ -142,12 +145,13 @@ def _assigned_numbers(library: Corpus, parsed: ParsedDocument) -> dict[int, tupl
     return {pos: (num, links.current(parsed.document.id, num)) for pos, num in assigned.items()}
 
 
-#: One unit occurrence: (document id, position, the unit's fields).
-Occurrence = tuple[str, int, dict[str, Any]]
+#: One unit occurrence: (document id, position, its number today, the unit's fields).
+Occurrence = tuple[str, int, str | None, dict[str, Any]]
 
 
 def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurrence]:
-    """Every indexable section and glossary entry of `docs` as a unit and where it occurs."""
+    """Every indexable section and glossary entry of `docs` as a unit, where it occurs and
+    its number there today (kept apart from the unit: see the module docstring)."""
     from regelwerk.index.rules.lookup import current_numbers
 
     currents = current_numbers(library, docs)
@@ -166,9 +170,11 @@ def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurr
                 if gloss:
                     key = f"sect_{s.language}"
                     record[key] = " ".join(filter(None, [record.get(key), *gloss]))
-                yield d.id, s.position, record
+                given = numbers.assigned.get(s.position, (None, None))[1]
+                today = numbers.currents.get((d.id, s.number)) if s.number else given
+                yield d.id, s.position, today, record
         for g in parsed.glossary:
-            yield d.id, 100000 + g.position, _glossary_record(g)
+            yield d.id, 100000 + g.position, None, _glossary_record(g)
 
 
 #: `unit_key`'s JSON, made once (``json.dumps`` with options builds an encoder per call, and
@@ -257,7 +263,7 @@ def _section_record(
     above = (titles.get((n, s.language)) for n in lineage(s.parent or ""))
     title = s.title or next((t.title for t in above if t is not None and t.title), "")
     rule_number = s.number if s.kind == "rule" else s.parent
-    given, given_current = numbers.assigned.get(s.position, (None, None))
+    given = numbers.assigned.get(s.position, (None, None))[0]
     if given is not None:
         rn = RuleNumber.parse(given)
         rule_number = str(rn if rn.letter is None else rn.parent)
@@ -282,7 +288,6 @@ def _section_record(
     return {
         "number": s.number,
         "numpath": _numpath(s.number),
-        "current": numbers.currents.get((d.id, s.number)) if s.number else given_current,
         "title": title,
         "term": None,
         "text": body or s.title,
@@ -301,7 +306,6 @@ def _glossary_record(g: GlossaryEntry) -> dict[str, Any]:
     return {
         "number": None,
         "numpath": "",
-        "current": None,
         "title": g.term,
         "term": g.term,
         "text": g.text,
