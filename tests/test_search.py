@@ -231,9 +231,10 @@ def test_german_sentence_reads_a_german_term_as_german(engine: SearchEngine) -> 
     """ "Gift" is German for poison and also the name of a 2024 English keyword: in a German
     sentence the German reading wins, on its own the English keyword still comes first."""
     german = engine.search("wann verliert ein Spieler durch Gift").hits[:3]
-    assert all(h.title != "Gift" for h in german)
+    # the German seed's poison section is titled "Gift" too, and answers it
+    assert all(h.title != "Gift" or h.language == "de" for h in german)
     # the poison rules answer it (104.3d, 122.1f, ... are titled by their sections, not "Poison")
-    assert all("oison" in f"{h.title} {h.snippet}" for h in german)
+    assert all("oison" in f"{h.title} {h.snippet}" for h in german if h.language == "en")
     assert engine.search("Gift").hits[0].title == "Gift"
 
 
