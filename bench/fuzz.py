@@ -1,10 +1,16 @@
 """Long hypothesis campaigns per entry point (issue 14): counts internal errors and slow cases.
 
-    python bench/fuzz.py [--cases 5000] [--only args,ingest,html,damage,queries]
+    python bench/fuzz.py [--cases 5000] [--only args,ingest,html,scenarios,damage,queries] [--seed S]
 
 Each entry point gets `--cases` generated inputs (hypothesis, no shrinking). A case that
 raises anything but a RegelwerkError (or, for commands, prints "internal error") counts as an
-internal error; a case over 5 s counts as a hang (an alarm stops it at 30 s).
+internal error; a case over 5 s counts as a hang (an alarm stops it at 30 s). Every entry point
+reports how many of its cases were distinct inputs.
+
+- scenarios: a packaged scenario mutated 1-3 times as data (a value of another type, an id
+  from the file, a field removed, an array nested deep) and played in German or English, or
+  its text edited line by line and parsed and played (`tests.fuzzing.scenario_cases`); only a
+  ``ScenarioError`` is a clean answer.
 
 - damage: each case does 1-3 damages to a copy of a home holding every kind of artefact
   (`tests.fuzzing.store_damage`: which artefact, what damage, which of 32 offset buckets;
@@ -24,6 +30,7 @@ internal error; a case over 5 s counts as a hang (an alarm stops it at 30 s).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shutil
 import signal
 import sys
@@ -41,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.fuzzin
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from tests.fuzzing import command_args, damage, html_bytes, ingest_bytes, store_damage
+from tests.fuzzing import command_args, damage, html_bytes, ingest_bytes, scenario_cases, store_damage
 
 HANG = 5.0
 #: hypothesis's seed (``--seed``): runs in parallel processes draw different cases.
@@ -70,6 +77,7 @@ def campaign(
     counts: Counter[str] = Counter()
     slowest = [0.0]
     first: dict[str, str] = {}
+    inputs: set[bytes] = set()
 
     @settings(max_examples=cases, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
@@ -78,6 +86,7 @@ def campaign(
     def run(value: Any) -> None:
         if sum(counts.values()) % 500 == 0:
             print(f"  {name}: {sum(counts.values())} cases, {dict(counts)}", file=sys.stderr, flush=True)
+        inputs.add(hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).digest())
         signal.alarm(30)
         start = time.perf_counter()
         try:
@@ -107,7 +116,8 @@ def campaign(
     start = time.perf_counter()
     run()
     total = sum(v for k, v in counts.items() if k != "over 5 s")
-    return {"entry point": name, "cases": total, **counts, "slowest s": round(slowest[0], 2),
+    return {"entry point": name, "cases": total, "distinct inputs": len(inputs), **counts,
+            "slowest s": round(slowest[0], 2),
             "minutes": round((time.perf_counter() - start) / 60, 1), "first": first}
 
 
@@ -135,7 +145,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cases", type=int, default=5000)
-    parser.add_argument("--only", default="args,ingest,html,damage,queries")
+    parser.add_argument("--only", default="args,ingest,html,scenarios,damage,queries")
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (parallel runs differ)")
     parser.add_argument("--keys", type=Path, help="write the distinct damage cases here (JSON), to count "
                         "the union of parallel runs")
@@ -165,6 +175,23 @@ def main() -> None:
 
     def html(data: bytes) -> None:
         cr_html.parse(data, "fuzz.htm")
+
+    def scenario(case: tuple[str, str, str, Any]) -> None:
+        from regelwerk.engine.errors import ScenarioError
+        from regelwerk.engine.runner import run_scenario
+        from regelwerk.engine.scenario import parse_scenario, scenario_from_dict
+
+        how, name, lang, value = case
+        where = f"fuzz/{name}"
+        try:
+            if how == "mutated":
+                run_scenario(scenario_from_dict(value, where), lang)
+            else:
+                run_scenario(parse_scenario(value.encode(), where), lang)
+        except ScenarioError as exc:  # one line, naming the file: else it is no clean error
+            if "\n" in str(exc) or not str(exc).startswith(f"{where}: "):
+                raise RuntimeError(f"not one line naming the file: {exc!r}"[:300]) from None
+            raise
 
     import random
 
@@ -223,6 +250,7 @@ def main() -> None:
     library = Library(big)
     entries = {
         "args": (command_args(), args), "ingest": (ingest_bytes(), ingest), "html": (html_bytes(), html),
+        "scenarios": (scenario_cases(), scenario),
         "damage": (store_damage(), store), "queries": (command_args(), query),
     }
     print(f"fuzz: {opts.cases} cases per entry point, pid {os.getpid()}; the machine is shared")

@@ -82,7 +82,7 @@ def _names_damage(method: _F) -> _F:
             except NotBuilt as exc:
                 if attempt == 2:
                     fix = N_("{problem}; run `regelwerk doctor --repair`")
-                    raise StoreError(msg(fix, problem=str(exc))) from None
+                    raise StoreError(msg(fix, problem=exc.problem)) from None
                 prepare = True
             except Exception as exc:
                 if healed:

@@ -1,16 +1,23 @@
 """Hypothesis strategies for the hardening campaigns, shared by the CI tests and bench/fuzz.py.
 
 One strategy per entry point: the arguments of every command, ingest bytes (text and HTML),
-and damage done to a store. The CI tests run a bounded number of examples; `bench/fuzz.py`
-runs thousands and counts internal errors and slow cases.
+scenario files (mutated as data, or edited as text), and damage done to a store. The CI tests
+run a bounded number of examples; `bench/fuzz.py` runs thousands and counts internal errors
+and slow cases.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 import random
 import shutil
+import tomllib
+import types
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -72,6 +79,108 @@ def html_bytes() -> st.SearchStrategy[bytes]:
     return parts.map(lambda ps: ("<html><body>" + "".join(ps)).encode("utf-8", errors="replace"))
 
 
+# -- scenario files ----------------------------------------------------------------------------
+@functools.cache
+def scenario_docs() -> dict[str, dict[str, Any]]:
+    """The packaged scenarios, parsed: what a mutation starts from."""
+    folder = resources.files("regelwerk.data").joinpath("scenarios")
+    names = sorted(f.name for f in folder.iterdir() if f.name.endswith(".toml"))
+    return {name: tomllib.loads(folder.joinpath(name).read_text(encoding="utf-8")) for name in names}
+
+
+def scenario_text(name: str) -> list[str]:
+    """The lines of a packaged scenario file, as written."""
+    entry = resources.files("regelwerk.data").joinpath("scenarios", name)
+    return entry.read_text(encoding="utf-8").splitlines()
+
+
+def _ids(doc: dict[str, Any]) -> list[str]:
+    found = [str(p.get("id")) for p in doc.get("players", [])] + [
+        str(c.get("id")) for c in doc.get("cards", [])
+    ]
+    return [*found, "soldier-1", "monk-9", "self", "target", "flying", "702.22j"]
+
+
+def _deep(n: int) -> Any:
+    value: Any = 1
+    for _ in range(n):
+        value = [value]
+    return value
+
+
+def scenario_values(doc: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """Values a mutation puts in: of every TOML type, ids from the file, arrays nested deep."""
+    return st.one_of(
+        st.integers(-(10**9), 10**9),
+        st.text(max_size=12),
+        st.booleans(),
+        st.floats(allow_nan=False),
+        st.sampled_from(_ids(doc)),
+        st.lists(st.sampled_from(_ids(doc)), max_size=3),
+        st.dictionaries(st.sampled_from(_ids(doc)), st.integers(-3, 30), max_size=3),
+        st.dictionaries(st.text(max_size=6), st.text(max_size=6), max_size=2),
+        st.integers(1, 400).map(_deep),
+    )
+
+
+def mutate_scenario(data: Any, doc: dict[str, Any], values: st.SearchStrategy[Any]) -> dict[str, Any]:
+    """Walk to a random place in the document and replace, remove or wrap what is there
+    (`data`: anything with hypothesis's ``draw``)."""
+    doc = copy.deepcopy(doc)
+    node: Any = doc
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            return doc
+        key = data.draw(st.sampled_from(keys))
+        child = node[key]
+        if isinstance(child, dict | list) and child and data.draw(st.booleans()):
+            node = child
+            continue
+        how = data.draw(st.sampled_from(["replace", "replace", "remove", "wrap"]))
+        if how == "remove":
+            del node[key]
+        elif how == "wrap":
+            node[key] = [child]
+        else:
+            node[key] = data.draw(values)
+        return doc
+
+
+def edit_scenario_lines(data: Any, lines: list[str]) -> list[str]:
+    """Line-level edits of a scenario file's text: 1-3 lines dropped, doubled, or with
+    characters inserted."""
+    lines = list(lines)
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        how = data.draw(st.sampled_from(["drop", "double", "insert"]))
+        if how == "drop":
+            del lines[i]
+        elif how == "double":
+            lines.insert(i, lines[i])
+        else:
+            at = data.draw(st.integers(0, len(lines[i])))
+            inserted = data.draw(st.text(alphabet='[]{}",=.x5 -#', max_size=4))
+            lines[i] = lines[i][:at] + inserted + lines[i][at:]
+    return lines
+
+
+@st.composite
+def scenario_cases(draw: Any) -> tuple[str, str, str, Any]:
+    """(how, file name, language, scenario): a packaged scenario mutated 1-3 times as data
+    (three cases in four), or its text edited line by line (one in four)."""
+    data = types.SimpleNamespace(draw=draw)
+    docs = scenario_docs()
+    name = draw(st.sampled_from(sorted(docs)))
+    lang = draw(st.sampled_from(["de", "en"]))
+    if draw(st.integers(0, 3)) == 0:
+        return "edited", name, lang, "\n".join(edit_scenario_lines(data, scenario_text(name)))
+    doc = docs[name]
+    for _ in range(draw(st.integers(1, 3))):
+        doc = mutate_scenario(data, doc, scenario_values(docs[name]))
+    return "mutated", name, lang, doc
+
+
 # -- store damage ------------------------------------------------------------------------------
 #: Each stored artefact of a home (`damage_home`), as a glob under the home: what a damage hits.
 FILE_ARTEFACTS = {
@@ -105,6 +214,7 @@ FILE_ARTEFACTS = {
     "cards seal": "cards/*.seal.json",
     "cards account": "store/cards.json",
     "cards account 2": "derived/.cards.json",
+    "ready marker": "derived/.ready",
 }
 #: SQLite databases whose values a damage changes in place (the file stays a valid database:
 #: only a hash recorded when it was built can tell).

@@ -316,3 +316,80 @@ def test_damaged_derived_data_is_rebuilt_by_a_writer_step(tmp_path: Path) -> Non
     proc = _run(home, "rule", "100.2", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
+
+
+def _card_home(tmp_path: Path) -> tuple[Path, Path]:
+    """A home with one card file ingested; its card database."""
+    from tests.test_mtgjson import META, SET_A, _json
+
+    home = tmp_path / "home"
+    (tmp_path / "AAA.json").write_bytes(_json({"data": SET_A, "meta": META}))
+    assert _run(home, "ingest", str(tmp_path / "AAA.json")).returncode == 0
+    return home, home / "cards" / "cards.sqlite"
+
+
+def _card_schema(db: Path, version: int, *, reseal: bool) -> None:
+    """Make the card database look written by another regelwerk (its schema version), sealed by
+    that writer (`reseal`) or changed behind the seal's back."""
+    import contextlib
+    import sqlite3
+
+    from regelwerk.index.cards.store import CardStore
+
+    with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as con:
+        con.execute(f"PRAGMA user_version={version}")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    if reseal:
+        cards = CardStore(db.parent.parent)
+        cards.seal(cards.sources())
+
+
+def _user_version(db: Path) -> int:
+    import contextlib
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+        return int(con.execute("PRAGMA user_version").fetchone()[0])
+
+
+def test_an_older_card_database_is_upgraded_by_a_writer_step_never_by_a_reader(tmp_path: Path) -> None:
+    """A card database an older regelwerk wrote is brought up to this schema only in the writer
+    step (writer lock held, sealed again after): while another writer holds the lock, a read
+    waits, fails with one line and leaves the file byte for byte as it was."""
+    from filelock import FileLock
+
+    home, db = _card_home(tmp_path)
+    _card_schema(db, 0, reseal=True)
+    before = db.read_bytes()
+    quick = {**_env(home), "REGELWERK_LOCK_TIMEOUT": "1"}
+    with FileLock(str(home / "lock")):
+        for args in (("card", "Tatzelwurm"), ("docs",), ("search", "--cards", "Wurm")):
+            proc = subprocess.run([sys.executable, "-m", "regelwerk", *args], env=quick, text=True,
+                                  capture_output=True, timeout=60)
+            assert proc.returncode == 1 and "waited 1 s" in proc.stderr and "Traceback" not in proc.stderr
+            assert db.read_bytes() == before and _user_version(db) == 0, args
+    proc = _run(home, "card", "Tatzelwurm", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["cards"][0]["name_en"] == "Craw Wurm"
+    assert _user_version(db) == 1
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []  # sealed again
+
+
+@pytest.mark.parametrize("case", ["changed behind its seal", "newer schema"])
+def test_a_card_schema_the_writer_step_must_not_upgrade_names_its_fix(tmp_path: Path, case: str) -> None:
+    """A schema version changed since the seal (damage) is not sealed by an upgrade, and a
+    newer regelwerk's database is not touched: reads name `doctor --repair`, which reads the
+    card files again."""
+    home, db = _card_home(tmp_path)
+    _card_schema(db, 0 if case == "changed behind its seal" else 7, reseal=case == "newer schema")
+    proc = _run(home, "card", "Tatzelwurm")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "regelwerk doctor --repair" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    if case == "newer schema":
+        assert "written by a newer regelwerk (card schema 7, this one reads 1)" in proc.stderr
+    assert _user_version(db) == (0 if case == "changed behind its seal" else 7)
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"]
+    assert _run(home, "doctor", "--repair").returncode == 0
+    proc = _run(home, "card", "Tatzelwurm", "--json")
+    assert proc.returncode == 0 and _user_version(db) == 1, proc.stderr
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []

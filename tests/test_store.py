@@ -168,3 +168,94 @@ def test_records_are_stored_compressed_and_a_flipped_bit_is_damage(tmp_path: Pat
     path.write_bytes(bytes(flipped))
     with pytest.raises(StoreError, match="record of 'a' is damaged"):
         Store(tmp_path).get("a")
+
+
+def _big_cr(folder: Path) -> Path:
+    """A CR whose rules table is larger than the files hashed on every use (64 KB)."""
+    rules = "\n\n".join(f"100.{i}. Rule {i} says that trample and banding work as rule {i} describes."
+                        for i in range(1, 1500))
+    path = folder / "cr.txt"
+    head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
+    tail = "\n\nGlossary\n\nAbility\nSomething.\n\nCredits\n\nPeople.\n"
+    path.write_text(f"{head}1. Game Concepts\n\n100. General\n\n{rules}{tail}", encoding="utf-8")
+    return path
+
+
+READS = """
+import json, sys
+from regelwerk.index.facade import Library
+answer = Library().rule("100.7")["rule"]["text"]
+print(json.dumps([answer, sorted(m for m in ("hashlib", "regelwerk.index.store.journal",
+                                             "regelwerk.ingest.model.ids") if m in sys.modules)]))
+"""
+
+
+def _read_rule(home: Path) -> tuple[str, list[str]]:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "REGELWERK_HOME": str(home)}
+    out = subprocess.run([sys.executable, "-c", READS], env=env, capture_output=True, text=True, check=True)
+    answer, loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    return answer, loaded
+
+
+def test_a_reader_of_the_committed_state_hashes_nothing_and_a_bad_marker_costs_only_a_hash(
+    tmp_path: Path,
+) -> None:
+    """The writer step's ready marker (``ready``) answers a reader's checks (seeds current?
+    which derived version? which term tables?) without hashing: a `rule` loads neither hashlib
+    nor the journal. A marker damaged, or left from an older state, is not believed: the
+    reader hashes and reads the right state."""
+    from regelwerk.index.facade import Library
+    from regelwerk.index.store.ready import MARKER
+
+    home = tmp_path / "home"
+    library = Library(home)
+    library.ingest([_big_cr(tmp_path)])
+    marker = home / "derived" / MARKER
+    assert _read_rule(home) == ("Rule 7 says that trample and banding work as rule 7 describes.", [])
+    old = marker.read_bytes()
+    cr = _big_cr(tmp_path)
+    cr.write_text(cr.read_text(encoding="utf-8").replace("Rule 7 says", "Rule 7 now says"), encoding="utf-8")
+    library.ingest([cr], replace=True)
+    assert marker.read_bytes() != old
+    assert _read_rule(home) == ("Rule 7 now says that trample and banding work as rule 7 describes.", [])
+    for stale in (old, old.replace(b'"fingerprint": "', b'"fingerprint": "0', 1)[:-1],
+                  marker.read_bytes()[:-3] + b"123"):
+        marker.write_bytes(stale)  # an older state's marker, one of the wrong shape, a failed CRC
+        answer, loaded = _read_rule(home)
+        assert answer == "Rule 7 now says that trample and banding work as rule 7 describes."
+        assert "hashlib" in loaded  # computed, not believed
+    assert json_problems(home) == []
+
+
+def json_problems(home: Path) -> list[str]:
+    from regelwerk.index.store.doctor import doctor
+
+    return list(doctor(home)["problems"])
+
+
+def test_a_package_file_changed_since_the_marker_is_hashed_again(tmp_path: Path) -> None:
+    """A stamp is taken from the marker only for exactly the files it was computed from (path,
+    size, modification time): an edited table, even of the same size, is hashed again."""
+    from regelwerk.index.store import ready
+
+    table = tmp_path / "keywords.tsv"
+    table.write_text("Banding\tBündnis\n", encoding="utf-8")
+    calls: list[str] = []
+
+    def compute() -> str:
+        calls.append("hash")
+        return table.read_text(encoding="utf-8")
+
+    assert ready.stamp("test-table", [table], compute) == "Banding\tBündnis\n"
+    assert ready.stamp("test-table", [table], compute) == "Banding\tBündnis\n" and calls == ["hash"]
+    table.write_text("Banding\tBuendnis\n", encoding="utf-8")
+    assert len(table.read_bytes()) == len("Banding\tBündnis\n".encode())
+    import os
+
+    os.utime(table, ns=(1, 1))  # another modification time, as an edit has
+    assert ready.stamp("test-table", [table], compute) == "Banding\tBuendnis\n" and calls == ["hash", "hash"]

@@ -69,6 +69,26 @@ def damaged(path: Path | str, why: str) -> StoreError:
     return StoreError(msg(DAMAGED, problem=f"{path}: damaged ({why})"))
 
 
+def schema_error(path: Path, version: int) -> Exception:
+    """What a reader meets in a database of another schema: an older one is not built yet for
+    this regelwerk (`NotBuilt`: the writer step upgrades it); a newer one is named with the fix."""
+    from regelwerk.index.store.disk import NotBuilt
+
+    if version < SCHEMA_VERSION:
+        why = f"{path}: card schema {version}, this regelwerk reads {SCHEMA_VERSION}"
+        return NotBuilt("card database", why)
+    newer = msg(N_("{path}: written by a newer regelwerk (card schema {version}, this one reads {expected})"),
+                path=str(path), version=str(version), expected=str(SCHEMA_VERSION))
+    return StoreError(msg(DAMAGED, problem=newer))
+
+
+def _sound(path: Path) -> bool:
+    """Does SQLite find the database sound (its own checks, every row read)?"""
+    from regelwerk.index.store.doctor import database_problem
+
+    return database_problem(path) is None
+
+
 def stored_json(conn: sqlite3.Connection, text: Any, expect: type) -> Any:
     """A JSON value the card database stored (a file's summary, a card's keywords); one that
     is not JSON of the shape written was damaged on disk."""
@@ -90,6 +110,9 @@ def content_problem(path: Path) -> str | None:
     """What reading the card database's stored JSON finds wrong (SQLite's own check cannot
     see it); None if every value is as written."""
     with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            return str(schema_error(path, version)).split("; run", 1)[0]
         try:
             for (text,) in conn.execute("SELECT summary FROM files"):
                 stored_json(conn, text, dict)
@@ -128,14 +151,41 @@ class CardStore:
         return self.path.is_file()
 
     def connect(self) -> sqlite3.Connection:
-        """The open database (created with its schema on first use)."""
+        """A reader's connection to the existing database. Readers never change it: one whose
+        schema is older than this regelwerk's raises `NotBuilt`, whose caller runs the writer
+        step (`upgrade`); one a newer regelwerk wrote is named with the fix."""
+        if self._conn is None:
+            conn = self._open("rw")  # never creates the file (a reader that raced a removal)
+            try:
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            except BaseException:
+                conn.close()
+                raise
+            if version != SCHEMA_VERSION:
+                conn.close()
+                raise schema_error(self.path, version)
+            self._conn = conn
+        return self._conn
+
+    def _open(self, mode: str) -> sqlite3.Connection:
+        uri = f"{self.path.absolute().as_uri()}?mode={mode}"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def _writer(self) -> sqlite3.Connection:
+        """A writer's connection (the caller holds the store's writer lock): the file is made
+        with its schema on first use, and an older schema is brought up to this one's."""
         if self._conn is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
+            conn = self._open("rwc")
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                conn.close()
+                raise schema_error(self.path, version)
+            if version < SCHEMA_VERSION:
                 with _transaction(conn):
                     for statement in _SCHEMA.split(";"):
                         if statement.strip():
@@ -143,6 +193,36 @@ class CardStore:
                     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._conn = conn
         return self._conn
+
+    def upgrade(self) -> bool:
+        """The writer step's part (``Corpus.publishing``, writer lock held): bring a database an
+        older regelwerk wrote up to this one's schema, and seal it again. Only a database that is
+        as its seal says (or unsealed but sound to SQLite) is changed: a writer never seals
+        damage; a damaged one is left for the reader to name with its fix. Whether it did."""
+        from regelwerk.index.store.disk import SQLITE_DAMAGE, UNSEALED, seal_problem
+
+        if not self.exists():
+            return False
+        try:
+            with contextlib.closing(self._open("ro")) as conn:
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        except SQLITE_DAMAGE:
+            return False
+        if version >= SCHEMA_VERSION:
+            return False
+        why = seal_problem(self.path)
+        if why is not None and not (why.endswith(UNSEALED) and _sound(self.path)):
+            return False
+        sources = self.sources()
+        self._unseal(sources)
+        try:
+            self._writer()
+            self.seal(sources)
+        except SQLITE_DAMAGE:
+            return False
+        finally:
+            self.close()
+        return True
 
     def close(self) -> None:
         if self._conn is not None:
@@ -171,10 +251,10 @@ class CardStore:
         from regelwerk.ingest import card_reader
 
         report = CardIngestReport()
-        conn = self.connect()
         changed = False
         sources = self.sources()
         self._unseal(sources)  # while it changes: a killed ingest is no false alarm
+        conn = self._writer()
         for path in paths:
             if progress is not None:
                 progress(path)

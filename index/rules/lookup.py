@@ -14,7 +14,6 @@ the German seed is Banding, which is 702.22 today). Linking (``keyword_index``) 
 from __future__ import annotations
 
 import bisect
-import hashlib
 import json
 import shutil
 import sqlite3
@@ -240,6 +239,8 @@ def _insert(library: Corpus, con: sqlite3.Connection, docs: list[ParsedDocument]
 
 def _text_id(con: sqlite3.Connection, text: str, examples: str, refs: str) -> int:
     """The row of `texts` holding exactly these, added if there is none."""
+    import hashlib  # here, not at the top: a `rule` reads the table and hashes nothing
+
     digest = hashlib.sha1("\0".join((text, examples, refs)).encode("utf-8", "surrogatepass")).hexdigest()
     row = con.execute("SELECT tid FROM texts WHERE hash = ?", (digest,)).fetchone()
     if row is not None:

@@ -11,13 +11,13 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.store.disk import Store
 from regelwerk.index.store.home import home_dir
 from regelwerk.ingest.model.errors import IngestError, StoreError
-from regelwerk.ingest.model.ids import sha256
 from regelwerk.ingest.model.message import N_, Message, msg
 from regelwerk.ingest.model.releases import release_key
 
@@ -49,18 +49,27 @@ class IngestReport:
         }
 
 
-def _seed_stamp(seeds: list[tuple[str, bytes]]) -> str:
-    return sha256(b"".join(name.encode() + b"\0" + data for name, data in seeds))
+def seed_stamp(home: Path | None = None) -> str:
+    """A hash of the shipped seeds (names and bytes), as the manifest records the stored ones;
+    taken from `home`'s ready marker when the seed files are those it was computed from."""
+    from regelwerk.index.store import ready
+
+    def compute() -> str:
+        from regelwerk.ingest.model.ids import sha256
+
+        return sha256(b"".join(name.encode() + b"\0" + data for name, data in seed_files()))
+
+    return ready.stamp("seeds", list(_seed_entries()), compute, home)
+
+
+def _seed_entries() -> list[Traversable]:
+    folder = resources.files("regelwerk.data") / "seeds"
+    return sorted((e for e in folder.iterdir() if e.name.endswith(".txt")), key=lambda e: e.name)
 
 
 def seed_files() -> list[tuple[str, bytes]]:
     """(name, bytes) of the seed documents shipped in regelwerk.data/seeds."""
-    folder = resources.files("regelwerk.data") / "seeds"
-    out = []
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".txt"):
-            out.append((entry.name, entry.read_bytes()))
-    return out
+    return [(entry.name, entry.read_bytes()) for entry in _seed_entries()]
 
 
 class Corpus:
@@ -75,7 +84,7 @@ class Corpus:
 
     def seeds_current(self) -> bool:
         """Are this package's seeds the stored ones (a cheap look at the manifest)?"""
-        return bool(self.store.meta("seeds") == _seed_stamp(seed_files()))
+        return bool(self.store.meta("seeds") == seed_stamp(self.home))
 
     @contextlib.contextmanager
     def publishing(
@@ -83,7 +92,8 @@ class Corpus:
     ) -> Iterator[None]:
         """A writer step: the writer lock, the shipped seeds staged if missing or changed, the
         witnesses' account settled (``witness``: a document destroyed without a trace is
-        recorded as lost before a build forgets it), the caller's changes, then, if anything
+        recorded as lost before a build forgets it), an older card database's schema brought
+        up to date, the caller's changes, then, if anything
         changed (or `force`), every derived artefact built, and only then the commit. Other
         processes see the old state, then the new one whole. Nested inside another writer
         step, the outer one builds and commits."""
@@ -93,6 +103,7 @@ class Corpus:
         with self.store.publishing():
             self.ensure_seeds()
             self.settle_unaccounted()
+            self.upgrade_cards()
             yield
             if force or self.store.changed:
                 from regelwerk.index.store.build import build
@@ -115,17 +126,25 @@ class Corpus:
 
         return settle(self.store)
 
+    def upgrade_cards(self) -> None:
+        """Bring a card database an older regelwerk wrote up to this one's schema (a writer
+        step's part: readers never change it, they run the writer step; ``CardStore.upgrade``)."""
+        from regelwerk.index.cards.store import CardStore
+
+        cards = CardStore(self.home)
+        if cards.exists():
+            cards.upgrade()
+
     def ensure_seeds(self) -> None:
         """Stage the shipped seeds if they are missing or changed since the last run (inside a
         writer step; opened for reading, `Corpus` runs one when they are)."""
-        seeds = seed_files()
-        stamp = _seed_stamp(seeds)
+        stamp = seed_stamp(self.home)
         if self.store.meta("seeds") == stamp:
             return
         from regelwerk.ingest import parse_bytes
 
         with self.publishing():
-            for name, data in seeds:
+            for name, data in seed_files():
                 parsed = parse_bytes(data, f"seeds/{name}")
                 if self.store.sha256_of(parsed.document.id) != parsed.document.sha256:
                     self.store.put(parsed, origin="seed")
@@ -183,6 +202,7 @@ class Corpus:
         """
         from regelwerk.index.store.identity import conflict
         from regelwerk.ingest import parse_bytes, read_document
+        from regelwerk.ingest.model.ids import sha256
 
         data = read_document(path)
         known = self.store.has_sha256(sha256(data))

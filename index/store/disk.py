@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import shutil
@@ -34,7 +33,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.store import journal, leases
+from regelwerk.index.store import leases
 from regelwerk.ingest.model.errors import StoreBusy, StoreError
 from regelwerk.ingest.model.message import N_, msg
 
@@ -71,6 +70,8 @@ class NotBuilt(Exception):
     def __init__(self, what: str, why: str) -> None:
         super().__init__(f"{what}: {why}; a writer step builds it (`regelwerk doctor --repair`)")
         self.what = what
+        #: What is not built, and why (for a message that names the fix itself).
+        self.problem = f"{what}: {why}"
 
 
 def damage_text(exc: BaseException) -> str:
@@ -103,11 +104,18 @@ def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != CHECKSUMS)
 
 
+def _sha256(data: bytes) -> str:
+    """sha256 in hex (hashlib loads here, not on the reads that hash nothing: ``ready``)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
 def write_checksums(folder: Path) -> None:
     sums = {}
     for path in _files(folder):
         data = path.read_bytes()
-        sums[path.relative_to(folder).as_posix()] = [len(data), hashlib.sha256(data).hexdigest()]
+        sums[path.relative_to(folder).as_posix()] = [len(data), _sha256(data)]
     (folder / CHECKSUMS).write_text(json.dumps(sums), encoding="utf-8")
 
 
@@ -133,7 +141,7 @@ def artefact_problem(folder: Path, full: bool = False) -> str | None:
             if path.stat().st_size != size:
                 return f"{path}: {path.stat().st_size} bytes, expected {size}"
             hashed = full or size <= HASHED_ON_USE
-            if hashed and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            if hashed and _sha256(path.read_bytes()) != digest:
                 return f"{path}: its contents do not match its sha256"
         except OSError:
             return f"{path}: missing"
@@ -156,7 +164,7 @@ def seal(path: Path, **extra: Any) -> None:
         discard(seal_path(path))
         return
     data = path.read_bytes()
-    record = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+    record = {"size": len(data), "sha256": _sha256(data),
               "mtime_ns": path.stat().st_mtime_ns, **extra}
     write_atomic(seal_path(path), json.dumps(record))
 
@@ -196,7 +204,7 @@ def seal_problem(path: Path) -> str | None:
         data = path.read_bytes()
     except OSError:
         return f"{path}: missing, but sealed"
-    if len(data) != record.get("size") or hashlib.sha256(data).hexdigest() != record.get("sha256"):
+    if len(data) != record.get("size") or _sha256(data) != record.get("sha256"):
         return f"{path}: its contents do not match the sha256 recorded when it was written"
     return None
 
@@ -316,6 +324,8 @@ class Store:
         self._staged: dict[str, ParsedDocument | None] | None = None
         #: Inside `publishing`: whether the manifest changed (else the commit writes nothing).
         self._dirty = False
+        #: Which file the manifest was read from (``ready.file_id``; None: not read, or changed since).
+        self._manifest_id: list[int] | None = None
         #: Derived versions this store reads: key -> descriptor of its lease (see `leases`).
         self._leases: dict[str, int] = {}
         weakref.finalize(self, _release_all, self._leases)
@@ -349,10 +359,17 @@ class Store:
         return self._manifest
 
     def _read_manifest(self) -> Any:
+        """The manifest's JSON (None: there is none); notes which file it was (``ready``)."""
+        from regelwerk.index.store.ready import file_id
+
         where = self.manifest_path
         try:
-            return json.loads(where.read_text(encoding="utf-8"))
+            with open(where, "rb") as fh:
+                self._manifest_id = file_id(os.fstat(fh.fileno()))
+                return json.loads(fh.read().decode("utf-8"))
         except FileNotFoundError:
+            from regelwerk.index.store import journal
+
             if self._records_on_disk() or journal.replay(where.parent).held():
                 raise StoreError(msg(N_("{path} is missing but documents are stored; run `regelwerk doctor "
                                         "--repair`"), path=str(where))) from None
@@ -385,12 +402,17 @@ class Store:
         if self._staged is not None:  # while publishing, the manifest is written at the commit
             self._dirty = True
         else:
+            from regelwerk.index.store import journal
+
             write_atomic(self.manifest_path, _dumps(self.manifest(), indent=1))
+            self._manifest_id = None
             with contextlib.suppress(OSError):  # doctor names a journal that could not be written
                 journal.sync(self.manifest_path.parent, self.manifest()["documents"], self.lost())
 
     def _journal_removal(self, doc_ids: list[str]) -> None:
         """Journal removals before the manifest that drops them is written."""
+        from regelwerk.index.store import journal
+
         with contextlib.suppress(OSError):
             journal.append(self.manifest_path.parent, [journal.line("remove", d, {}) for d in doc_ids])
 
@@ -412,7 +434,7 @@ class Store:
     def reload(self) -> None:
         """Forget what was read, so the next look sees what other processes committed."""
         if self._staged is None:
-            self._manifest = None
+            self._manifest, self._manifest_id = None, None
             self._cache.clear()
 
     def meta(self, key: str) -> Any:
@@ -547,11 +569,13 @@ class Store:
     def _mark_committed(self) -> None:
         """Name the committed state's derived versions (``derived/.committed``), so that the
         documents they list witness what the store held (``witness``); a build a killed writer
-        left, never committed, is no witness."""
-        from regelwerk.index.store import witness
+        left, never committed, is no witness. Then the ready marker, so readers of this state
+        hash nothing to find it (``ready``)."""
+        from regelwerk.index.store import ready, witness
 
         with contextlib.suppress(OSError, StoreError):
             witness.mark_committed(self.root, self.fingerprint())
+            ready.write(self.root, self.fingerprint(), self.manifest_path)
 
     def _write_record(self, doc_id: str, parsed: ParsedDocument) -> None:
         """Write a record; a directory where the record belongs (damage: no rename replaces
@@ -585,6 +609,17 @@ class Store:
 
     # -- derived artefacts ------------------------------------------------------------------
     def fingerprint(self) -> str:
+        """A hash over every document's id and sha256: the key of their derived versions. A
+        reader of the manifest the last writer committed takes it from ``ready``'s marker."""
+        if self._staged is None:
+            from regelwerk.index.store import ready
+
+            self.manifest()
+            known = ready.fingerprint(self.root, self._manifest_id)
+            if known is not None:
+                return known
+        import hashlib
+
         h = hashlib.sha256()
         for doc_id in sorted(self.ids()):
             h.update(f"{doc_id}\0{self.sha256_of(doc_id)}\n".encode())

@@ -10,7 +10,6 @@ German cell, not only when documents change.
 from __future__ import annotations
 
 import functools
-import hashlib
 from importlib import resources
 from importlib.resources.abc import Traversable
 
@@ -39,10 +38,19 @@ def load_terms() -> tuple[TermRow, ...]:
 
 @functools.cache
 def stamp() -> str:
-    """A short hash of the tables' bytes, for cache keys."""
-    h = hashlib.sha256()
-    for name in TABLES:
-        entry = _folder() / name
-        if entry.is_file():
-            h.update(name.encode() + b"\0" + entry.read_bytes())
-    return h.hexdigest()[:12]
+    """A short hash of the tables' bytes, for cache keys; taken from the store's ready marker
+    when the tables are the files it was computed from (a `rule` hashes nothing)."""
+    from regelwerk.index.store import ready
+
+    entries = [_folder() / name for name in TABLES]
+
+    def compute() -> str:
+        import hashlib
+
+        h = hashlib.sha256()
+        for name, entry in zip(TABLES, entries, strict=True):
+            if entry.is_file():
+                h.update(name.encode() + b"\0" + entry.read_bytes())
+        return h.hexdigest()[:12]
+
+    return ready.stamp("terms", [e for e in entries if e.is_file()], compute)

@@ -8,11 +8,7 @@ number of examples; ``REGELWERK_FUZZ_EXAMPLES`` runs more.
 
 from __future__ import annotations
 
-import copy
 import os
-import tomllib
-from importlib import resources
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,65 +17,12 @@ from hypothesis import strategies as st
 from regelwerk.engine.errors import ScenarioError
 from regelwerk.engine.runner import run_scenario
 from regelwerk.engine.scenario import parse_scenario, scenario_from_dict
+from tests.fuzzing import edit_scenario_lines, mutate_scenario, scenario_docs, scenario_text, scenario_values
 
-FOLDER = resources.files("regelwerk.data").joinpath("scenarios")
-FILES = sorted(f.name for f in FOLDER.iterdir() if f.name.endswith(".toml"))
-DOCS = {name: tomllib.loads(FOLDER.joinpath(name).read_text(encoding="utf-8")) for name in FILES}
+DOCS = scenario_docs()
+FILES = sorted(DOCS)
 EXAMPLES = int(os.environ.get("REGELWERK_FUZZ_EXAMPLES", "150"))
-
-
-def _ids(doc: dict[str, Any]) -> list[str]:
-    found = [str(p.get("id")) for p in doc.get("players", [])] + [
-        str(c.get("id")) for c in doc.get("cards", [])
-    ]
-    return [*found, "soldier-1", "monk-9", "self", "target", "flying", "702.22j"]
-
-
-def _deep(n: int) -> Any:
-    value: Any = 1
-    for _ in range(n):
-        value = [value]
-    return value
-
-
-def _values(doc: dict[str, Any]) -> st.SearchStrategy[Any]:
-    return st.one_of(
-        st.integers(-(10**9), 10**9),
-        st.text(max_size=12),
-        st.booleans(),
-        st.floats(allow_nan=False),
-        st.sampled_from(_ids(doc)),
-        st.lists(st.sampled_from(_ids(doc)), max_size=3),
-        st.dictionaries(st.sampled_from(_ids(doc)), st.integers(-3, 30), max_size=3),
-        st.dictionaries(st.text(max_size=6), st.text(max_size=6), max_size=2),
-        st.integers(1, 400).map(_deep),
-    )
-
-
-def _mutate(data: st.DataObject, doc: dict[str, Any], values: st.SearchStrategy[Any]) -> dict[str, Any]:
-    """Walk to a random place in the document and replace, remove or wrap what is there."""
-    doc = copy.deepcopy(doc)
-    node: Any = doc
-    while True:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-        if not keys:
-            return doc
-        key = data.draw(st.sampled_from(keys))
-        child = node[key]
-        if isinstance(child, dict | list) and child and data.draw(st.booleans()):
-            node = child
-            continue
-        how = data.draw(st.sampled_from(["replace", "replace", "remove", "wrap"]))
-        if how == "remove":
-            del node[key]
-        elif how == "wrap":
-            node[key] = [child]
-        else:
-            node[key] = data.draw(values)
-        return doc
-
-
-VALUES = {name: _values(doc) for name, doc in DOCS.items()}
+VALUES = {name: scenario_values(doc) for name, doc in DOCS.items()}
 
 
 @settings(
@@ -94,7 +37,7 @@ def test_mutated_scenarios_play_or_fail_with_a_scenario_error(data: st.DataObjec
     doc = DOCS[name]
     values = VALUES[name]
     for _ in range(data.draw(st.integers(1, 3))):
-        doc = _mutate(data, doc, values)
+        doc = mutate_scenario(data, doc, values)
     try:
         scenario = scenario_from_dict(doc, f"fuzz/{name}")
         run_scenario(scenario, data.draw(st.sampled_from(["de", "en"])))
@@ -112,19 +55,7 @@ def test_mutated_scenarios_play_or_fail_with_a_scenario_error(data: st.DataObjec
 def test_edited_scenario_text_plays_or_fails_with_a_scenario_error(data: st.DataObject) -> None:
     """Line-level edits of the file text: lines dropped, doubled, or with characters inserted."""
     name = data.draw(st.sampled_from(FILES))
-    lines = FOLDER.joinpath(name).read_text(encoding="utf-8").splitlines()
-    for _ in range(data.draw(st.integers(1, 3))):
-        i = data.draw(st.integers(0, len(lines) - 1))
-        how = data.draw(st.sampled_from(["drop", "double", "insert"]))
-        if how == "drop":
-            del lines[i]
-        elif how == "double":
-            lines.insert(i, lines[i])
-        else:
-            at = data.draw(st.integers(0, len(lines[i])))
-            lines[i] = (
-                lines[i][:at] + data.draw(st.text(alphabet='[]{}",=.x5 -#', max_size=4)) + lines[i][at:]
-            )
+    lines = edit_scenario_lines(data, scenario_text(name))
     try:
         run_scenario(parse_scenario("\n".join(lines).encode(), f"fuzz/{name}"), "de")
     except ScenarioError as exc:
