@@ -4,6 +4,8 @@ Thin: parse the options, ask the facade (``Library.history``, ``Library.diff``),
 releases where a rule stayed the same collapse to one line (``502.10  2003-03-15 .. 2009-05-01``);
 each change shows a word diff: removed words red and struck through, added words green (in a
 pipe or a file, ``[-removed-]`` and ``{+added+}`` as git's plain word diff writes them).
+Lines are printed as styled parts (``output.styled``), never as markup, so output to a pipe or
+a file does not load rich's console (a cold ``history`` is mostly imports).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import typer
 
 from regelwerk.cli.i18n import N_, _, ngettext
 from regelwerk.cli.options import JsonOption, LangOption
-from regelwerk.cli.output import emit
+from regelwerk.cli.output import Part, emit, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -63,16 +65,15 @@ def diff(
     emit(data, json_mode, render)
 
 
-def words(diff: list[list[str]], context: int = CONTEXT_WORDS, *, marked: bool = False) -> str:
-    """Rich markup for a word diff, long unchanged stretches elided.
+def words(diff: list[list[str]], context: int = CONTEXT_WORDS, *, marked: bool = False) -> list[Part]:
+    """A word diff as styled parts (removed words red and struck through, added words
+    green), long unchanged stretches elided.
 
     Colour and strike-through vanish in a pipe or a file, and "of that color. type." would no
     longer say which word went and which came; `marked` writes them as git's plain word diff
     does (``[-color.-] {+type.+}``), for output that is not a terminal.
     """
-    from rich.markup import escape
-
-    out = []
+    out: list[Part] = []
     for i, (op, text) in enumerate(diff):
         if op == "=":
             ws = text.split()
@@ -80,12 +81,20 @@ def words(diff: list[list[str]], context: int = CONTEXT_WORDS, *, marked: bool =
                 head = ws[:context] if i > 0 else []
                 tail = ws[-context:] if i < len(diff) - 1 else []
                 text = " ".join([*head, "…", *tail]).strip()
-            out.append(escape(text))
-        elif op == "-":
-            out.append(escape(f"[-{text}-]") if marked else f"[red strike]{escape(text)}[/red strike]")
+        if not text:
+            continue
+        if out:
+            out.append(" ")
+        if op == "=":
+            out.append(text)
         else:
-            out.append(escape(f"{{+{text}+}}") if marked else f"[green]{escape(text)}[/green]")
-    return " ".join(p for p in out if p)
+            out.append(_GIT_MARKS[op].format(text) if marked else (text, _DIFF_STYLES[op]))
+    return out
+
+
+#: How a word diff shows removed and added words on a terminal, and elsewhere (git's marks).
+_DIFF_STYLES = {"-": "red strike", "+": "green"}
+_GIT_MARKS = {"-": "[-{}-]", "+": "{{+{}+}}"}
 
 
 def named(title: str | None, names: dict[str, str | None] | None) -> str:
@@ -98,13 +107,11 @@ def named(title: str | None, names: dict[str, str | None] | None) -> str:
 
 
 def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str | None = None) -> None:
-    from rich.markup import escape
-
     lineage = data["lineage"]
     last = next((e for e in reversed(lineage) if e["title"]), None)
     title = named(last["title"], last.get("names")) if last else ""
     releases = ngettext("{n} release", "{n} releases", len(lineage)).format(n=len(lineage))
-    con.print(f"[bold]{escape(title or data['query'])}[/bold]  [dim]({escape(releases)})[/dim]")
+    styled(con, (title or data["query"], "bold"), "  ", (f"({releases})", "dim"))
     rows = (
         [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in lineage]
         if full
@@ -114,19 +121,20 @@ def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str 
         span = run["from"] if run["from"] == run["to"] else f"{run['from']} .. {run['to']}"
         number = run["number"] or "—"
         said = _(CHANGE_WORDS[run["change"]]) if run["change"] in CHANGE_WORDS else run["change"]
-        change = "" if run["change"] == "same" else f"  [yellow]{escape(said)}[/yellow]"
-        con.print(f"[bold]{escape(number):<10}[/bold] {escape(span)}{change}")
+        change: list[Part] = [] if run["change"] == "same" else ["  ", (said, "yellow")]
+        styled(con, (f"{number:<10}", "bold"), f" {span}", *change)
         if run.get("diff") and any(op != "=" for op, _ in run["diff"]):
-            con.print(f"    {words(run['diff'], marked=not con.is_terminal)}")
+            styled(con, "    ", *words(run["diff"], marked=not con.is_terminal))
 
 
-_MARKS = {
-    "added": "[green]+[/green]",
-    "removed": "[red]-[/red]",
-    "renumbered": "[cyan]→[/cyan]",
-    "changed": "[yellow]~[/yellow]",
-    "split": "[magenta]⑂[/magenta]",
-    "merged": "[magenta]⋈[/magenta]",
+#: The mark before each change in a diff.
+_MARKS: dict[str, Part] = {
+    "added": ("+", "green"),
+    "removed": ("-", "red"),
+    "renumbered": ("→", "cyan"),
+    "changed": ("~", "yellow"),
+    "split": ("⑂", "magenta"),
+    "merged": ("⋈", "magenta"),
 }
 
 
@@ -166,16 +174,14 @@ def change_counts(counts: dict[str, int], glossary: dict[str, int]) -> str:
 
 
 def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> None:
-    from rich.markup import escape
-
-    con.print(f"[bold]{data['from']} → {data['to']}[/bold]: "
-              f"{escape(change_counts(data['counts'], data['glossary_counts']))}")
+    counts = change_counts(data["counts"], data["glossary_counts"])
+    styled(con, (f"{data['from']} → {data['to']}", "bold"), f": {counts}")
     group = None
     for c in data["changes"]:
         if c["section"] != group:
             group = c["section"]
             heading = _("Glossary") if group == "Glossary" else _("Section {number}").format(number=group)
-            con.print(f"[bold underline]{escape(heading)}[/bold underline]")
+            styled(con, (heading, "bold underline"))
         if c["change"] in ("renumbered", "split", "merged"):
             label = f"{c['old']} → {c['new']}"
         else:
@@ -183,11 +189,11 @@ def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> 
         title = named(c["title"], c.get("names"))
         if c.get("kind") == "glossary":  # a glossary entry's label is its term: show it once
             label, title = title, ""
-        con.print(f" {_MARKS.get(c['change'], ' ')} [bold]{escape(label)}[/bold] {escape(title)}".rstrip())
+        styled(con, " ", _MARKS.get(c["change"], " "), " ", (label, "bold"), f" {title}".rstrip())
         if c["change"] in ("changed", "renumbered", "merged", "split") and any(
             op != "=" for op, _ in c["diff"]
         ):
-            con.print(f"     {words(c['diff'], marked=not con.is_terminal)}")
+            styled(con, "     ", *words(c["diff"], marked=not con.is_terminal))
 
 
 def register(app: typer.Typer) -> None:

@@ -77,16 +77,17 @@ def test_history_collapses_runs() -> None:
     assert len(out.getvalue().splitlines()) == 4
 
 
-def test_word_diff_markup_elides_long_unchanged_text() -> None:
+def test_word_diff_parts_elide_long_unchanged_text() -> None:
     long = " ".join(f"w{i}" for i in range(40))
-    text = words([["=", long], ["-", "old"], ["+", "new"], ["=", "end"]])
-    assert text.startswith("… w32") and "[red strike]old[/red strike] [green]new[/green] end" in text
+    parts = words([["=", long], ["-", "old"], ["+", "new"], ["=", "end"]])
+    assert str(parts[0]).startswith("… w32")
+    assert parts[1:] == [" ", ("old", "red strike"), " ", ("new", "green"), " ", "end"]
 
 
 def test_a_word_diff_outside_a_terminal_marks_what_went_and_what_came() -> None:
     """Colour and strike-through vanish in a pipe; git's plain word-diff marks say it instead."""
     diff = [["=", "one mana of that"], ["-", "color."], ["+", "type."], ["=", "If [a] half"]]
-    assert words(diff, marked=True) == r"one mana of that [-color.-] {+type.+} If \[a] half"  # markup
+    assert "".join(map(str, words(diff, marked=True))) == "one mana of that [-color.-] {+type.+} If [a] half"
     run = {**LINEAGE[2], "change": "changed", "diff": diff}
     con, out = _console()  # a StringIO: not a terminal
     runs = [{**run, "from": "a", "to": "a"}]
@@ -130,3 +131,26 @@ def test_diff_groups_by_section() -> None:
         "Section 723",
         " → 722 → 723 Controlling Another Player",
     ]
+
+
+def test_history_and_diff_print_the_same_on_a_plain_and_a_rich_console() -> None:
+    """Outside a terminal history and diff print through `PlainConsole` (no rich console is
+    loaded): the bytes are those a rich console prints, word diff, brackets and wrapping included."""
+    from regelwerk.cli.plain import PlainConsole
+
+    diff = [["=", "one mana of that"], ["-", "color."], ["+", "type."], ["=", "If [a] half " * 12]]
+    run = {**LINEAGE[2], "change": "changed", "diff": diff, "from": "a", "to": "b"}
+    change = {"kind": "rule", "change": "changed", "old": "702.1", "new": "702.1", "title": "[Banding]",
+              "section": "702", "diff": diff}
+    shown = (
+        (render_history, {"query": "[x]", "lineage": [run], "runs": [run]}, {"full": False}),
+        (render_diff, {"from": "2026-01-16", "to": "2026-04-17", "counts": {"changed": 1},
+                       "glossary_counts": {}, "changes": [change]}, {}),
+    )
+    fallback: list[int] = []
+    for render, data, args in shown:
+        con, out = _console()
+        render(con, data, **args)
+        plain = StringIO()
+        render(PlainConsole(plain, 100, lambda: fallback.append(1)), data, **args)
+        assert plain.getvalue() == out.getvalue() and not fallback

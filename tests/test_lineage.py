@@ -157,6 +157,20 @@ def test_history_of_banding_across_the_2003_numbering(library: Library) -> None:
 
 
 @NEEDS_SHARED
+def test_history_command_imports_neither_records_nor_rich_s_console(library: Library) -> None:
+    """A cold ``history`` is mostly imports: in a pipe it reads the rules and lineage tables
+    and prints plain text, without the record types (``lineage``'s dataclasses) or rich's
+    console (issue 10: cold ``history banding`` <= 1.5x the typer floor)."""
+    from tests.helpers import cli_imports
+
+    heavy = ("regelwerk.ingest.model.records", "regelwerk.index.linking.lineage", "rich.console",
+             "whoosh", "rapidfuzz")
+    stdout, loaded = cli_imports(library.home, ["history", "banding"], heavy)
+    assert "502.10" in stdout
+    assert loaded == ["regelwerk.index.linking.lineage_table"]  # the prefix's table reader only
+
+
+@NEEDS_SHARED
 def test_old_numbers_say_where_they_live_today(library: Library) -> None:
     r = library.rule("722", version="2026-01-16")["rule"]
     assert (r["title"], r["today"]) == ("Controlling Another Player", "723")

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from regelwerk.index.linking import wording
 from regelwerk.ingest.model.records import ParsedDocument, Record, Section
 
 #: The kinds of section that have a lineage.
@@ -44,9 +45,6 @@ CHANGES = ("same", "text", "renumbered", "split", "merged", "new", "removed")
 SAME_NUMBER_SIMILARITY = 60.0
 MOVED_SIMILARITY = 82.0
 CONTAINED = 92.0
-#: Bump when the matching changes, so cached pairs are recomputed.
-VERSION = 1
-
 _NUMBERS = re.compile(r"(?<!\d)[1-9]\d\d(?:\.\d+[a-z]?)?\.?")
 
 
@@ -79,10 +77,7 @@ def comparable(text: str) -> str:
 
 def rule_text(s: Section) -> str:
     """What a rule says: its title (a heading's whole text), its text and its examples."""
-    parts = [s.title] if s.title and s.title != s.text else []
-    parts.append(s.text)
-    parts.extend(s.examples)
-    return "\n".join(p for p in parts if p)
+    return wording.rule_text(s.title, s.text, s.examples)
 
 
 def _items(parsed: ParsedDocument) -> tuple[_Item, ...]:

@@ -19,13 +19,17 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.linking.lineage import VERSION, Step, link_pair
-from regelwerk.ingest.model.records import ParsedDocument
 from regelwerk.ingest.model.releases import ReleaseKey, is_release, release_key
 
+if TYPE_CHECKING:  # imported where steps are computed or made: ``history`` reads rows only
+    from regelwerk.index.linking.lineage import Step
+    from regelwerk.ingest.model.records import ParsedDocument
+
 FILE = "lineage2.sqlite"
+#: Bump when lineage's matching (``lineage.link_pair``) changes, so stored pairs are recomputed.
+VERSION = 1
 #: Pairs are named by their two documents' sha256 once, in `pairs`; each step row refers to its
 #: pair by number (the sha256 strings on 300,000 rows were four fifths of the file). The view
 #: ``steps`` gives readers the old shape.
@@ -117,6 +121,8 @@ def update(
     todo = missing_pairs(path, chain)
     if not todo:
         return 0
+    from regelwerk.index.linking.lineage import link_pair
+
     path.parent.mkdir(parents=True, exist_ok=True)
     con = sqlite3.connect(path)
     try:
@@ -210,6 +216,8 @@ class Chain:
     def pair(self, older: Release, newer: Release) -> list[Step]:
         key = (older.id, newer.id)
         if key not in self.steps:
+            from regelwerk.index.linking.lineage import Step
+
             self.steps[key] = [Step(*row) for row in self.rows.get(key, ())]
         return self.steps[key]
 

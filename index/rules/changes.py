@@ -12,6 +12,7 @@ forward to the newest or to the release that removed it: one entry per release i
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import re
 import sqlite3
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.linking.lineage import rule_text
+from regelwerk.index.linking.wording import rule_text
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownKeyword, UnknownRule
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, msg
@@ -121,22 +122,10 @@ class _Tables:
 
 
 def _text(row: sqlite3.Row) -> str:
+    """What a stored rule says, as lineage compared it (``wording``)."""
     import json
 
-    from regelwerk.ingest.model.records import Section
-
-    section = Section(
-        document=row["doc"],
-        number=row["number"],
-        parent=row["parent"],
-        title=row["title"] or "",
-        text=row["text"] or "",
-        language=row["language"],
-        position=row["position"],
-        kind=row["kind"],
-        examples=tuple(json.loads(row["examples"])),
-    )
-    return rule_text(section)
+    return rule_text(row["title"] or "", row["text"] or "", json.loads(row["examples"]))
 
 
 # -- history -----------------------------------------------------------------------------------
@@ -211,6 +200,12 @@ def _entry(release: Release, rule: _Rule, change: str) -> dict[str, Any]:
 
 def _names(title: str) -> dict[str, str | None]:
     """The title's term in both languages ({"en": "Banding", "de": "Bündnisfähigkeit"})."""
+    return dict(_both_names(title))
+
+
+@functools.lru_cache(maxsize=1024)
+def _both_names(title: str) -> dict[str, str | None]:
+    """`_names`, looked up once per title: a history repeats one title in every release."""
     from regelwerk.index.terms.names import both_names
 
     return both_names(title, "en") if title else {"en": None, "de": None}
