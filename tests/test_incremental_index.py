@@ -305,3 +305,27 @@ def test_a_release_that_moves_older_numbers_writes_only_its_own_units(
     assert [(h["number"], h["current"]) for h in hits][:1] == [("100.2", "100.3")]
     mixed = library.search("flanking 100.3", all_versions=True)["hits"]
     assert {(h["number"], h["current"], h["version"]) for h in mixed} >= {("100.3", "100.3", "2020-02-01")}
+
+
+def test_adding_a_release_reads_only_the_newest_lineage_pair(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Older releases' numbers today move through the newest pair only, so that pair is the
+    only one whose steps an add reads from the lineage table (all of them were read first)."""
+    from regelwerk.index.linking import lineage_table
+
+    library = _library(tmp_path / "home", monkeypatch)
+    library.ingest(files[:2])
+    read: list[tuple[str, str]] = []
+    get = lineage_table._PairRows.get
+
+    def counted(self: lineage_table._PairRows, key: tuple[str, str], default: object = ()) -> object:
+        if key in self.shas and key not in self.read:
+            read.append(key)
+        return get(self, key, default)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lineage_table._PairRows, "get", counted)
+    library.ingest(files[2:])
+    assert read == [("cr-en-2020-02-01", "cr-en-2020-03-01")]
+    hits = library.search("100.3", version="2020-01-01")["hits"]
+    assert [(h["number"], h["current"]) for h in hits][:1] == [("100.2", "100.3")]
