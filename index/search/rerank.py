@@ -289,6 +289,24 @@ def topic_factor(f: Fields, wanted: set[str], analyze: Analyze, idf: Callable[[s
     return 1.0 if not title or max(sorted(title), key=idf) in wanted else TOPIC
 
 
+#: The keyword rules repeat a few sentences with only the keyword's name changed ("Multiple
+#: instances of flying on the same creature are redundant", "The deathtouch rules function no
+#: matter what zone an object with deathtouch deals damage from"): corners every keyword has,
+#: which a question about one keyword ("does lifelink work on noncombat damage") seldom asks.
+#: Such a templated rule of a question's hits scores BOILERPLATE times less (``bench/tune.py``;
+#: 1 turns it off).
+BOILERPLATE = 0.6
+_DIGITS = re.compile(r"\d+")
+
+
+def template(text: str, title: str) -> str:
+    """A keyword rule's text with its keyword's name (its title) and its numbers masked: the
+    same for every keyword's copy of a templated sentence."""
+    if title:
+        text = re.sub(re.escape(title), "X", text, flags=re.IGNORECASE)
+    return _DIGITS.sub("N", _EXAMPLES.split(text, maxsplit=1)[0]).strip()
+
+
 def version_rank(version: str | None, language: str | None) -> int:
     """Newest dated release first; English before German at equal dates (the default view)."""
     return release_date(version) * 2 + (language == "en")
