@@ -5,7 +5,7 @@ value among its choices: the field boosts (title, keyword context, section title
 BM25F's B and K1, the lexicon's and the concept lexicon's weights, and the re-ranking signals
 (coordination and its derived forms, deferring restating rules, "what happens" consequences,
 subrule generality, question-word cues, glossary entries handing their score to the rules
-they cite). A grid search
+they cite, rules about a named thing the question does not name). A grid search
 by coordinate descent starts from `NEUTRAL` (every signal off, the keyword lookups' field
 boosts) and sets each weight in turn to the value of its grid that scores best, the others
 held, for PASSES passes. A setting is scored by the mean MRR@10 of three groups, hit@3 breaking
@@ -73,6 +73,8 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("rerank", "SUBRULE", None): (0.0, 0.1, 0.2),
     ("rerank", "INTENT", None): (1.0, 1.2, 1.4),
     ("rerank", "DERIVED_COVER", None): (0.0, 0.5, 1.0),
+    ("rerank", "TOPIC", None): (1.0, 0.7, 0.5, 0.3),
+    ("query", "GERMAN_NAMED", None): (0.0, 1.0),
 }
 #: Where every descent starts: each signal off, the field boosts of keyword lookups (title 4,
 #: context 2, text 1, no section titles, examples 1), whoosh's BM25F (B 0.75, K1 1.2), the

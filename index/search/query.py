@@ -20,6 +20,7 @@ modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds queri
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -79,6 +80,10 @@ ORDINARY = 0.15
 #: hit's score (in the first page), the others in proportion; GERMAN_HITS of them are fetched.
 GERMAN_SHARE = 0.75
 GERMAN_HITS = 10
+#: ... but only the German sections whose title the sentence names (German seeds explain
+#: keywords: "Beutezug" says nothing to a question about drawing from an empty library);
+#: the others keep their own score (bench/tune.py: 1 on, 0 off).
+GERMAN_NAMED = 1.0
 #: A query with a question word ("wann", "how many") or at least this many content words asks
 #: a question (QUESTION_BOOSTS, glossary hits lead to their rules); shorter ones name a term.
 ASKS_WORDS = 4
@@ -398,14 +403,21 @@ class SearchEngine:
             found += self._german_hits(q, found, version, all_versions)
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
         ranked = self._coordinate(found, highlight, phrase, question, said, scale)
-        ranked = self._answer_order(ranked, text, flt, lang)
+        ranked = self._answer_order(ranked, text, flt, lang, highlight)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult.of(query, tuple(hits), notes)
 
-    def _answer_order(self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None) -> rerank.Ranked:
-        """What a question asks, applied to the re-ranked hits: glossary entries lead to their
-        rules, "what happens" prefers consequences, question words their cues, and a German
-        sentence keeps German sections on the first page."""
+    def _answer_order(
+        self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None, terms: dict[str, set[str]]
+    ) -> rerank.Ranked:
+        """What a question asks, applied to the re-ranked hits: rules about a named thing it
+        does not name go down, glossary entries lead to their rules, "what happens" prefers
+        consequences, question words their cues, and a German sentence keeps the German
+        sections it names on the first page. `terms` are the query's terms per language."""
+        wanted = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in terms.items()}
+        if self._asks and rerank.TOPIC != 1.0:
+            idf = functools.partial(self._idf, "en")
+            ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted["en"], self._analyze, idf))
         if self._asks:
             ranked = self._glossary_to_rules(ranked, flt)
         if rerank.asks_consequence(text):
@@ -416,7 +428,8 @@ class SearchEngine:
             intents = self._intents
             ranked = _rescored(ranked, lambda f: rerank.intent_factor(f, intents))
         if self._german and lang is None:
-            ranked = rerank.interleave_language(ranked, "de", GERMAN_SHARE)
+            named = (lambda f: rerank.titled(f, wanted["de"], "de", self._analyze)) if GERMAN_NAMED else None
+            ranked = rerank.interleave_language(ranked, "de", GERMAN_SHARE, named)
         return ranked
 
     def _weigh(self) -> None:

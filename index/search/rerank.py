@@ -258,6 +258,37 @@ def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:
     return 1.0 / (1.0 + SUBRULE * math.log1p(SUBRULE_LETTERS.index(rn.letter)))
 
 
+#: A rule about one named thing answers a question only if the question names it: the keyword
+#: actions and abilities (701, 702), the additional rules from coin flips on (705-733: face-down
+#: permanents, sagas, the monarch, shortcuts ...) and the multiplayer and casual variants (800
+#: on). Their words are every rule's words ("damage", "counter", "turn"), so a question about
+#: +1/+1 and -1/-1 counters found Graft and Modular first, "who wins if every player loses"
+#: the Two-Headed Giant. Such a hit whose title (its own or its section's: "Vanishing",
+#: "Shared Team Turns Option") does not hold the question's rarest term scores TOPIC times less
+#: (a title names its thing by its rarest word: "share", not "turns", which "play a land during
+#: my turn" says too); a section headed "General" (700, 800, 900) names no topic. Tuned by
+#: ``bench/tune.py`` (1 turns it off).
+TOPIC = 0.5
+NAMED_SECTIONS = (range(701, 703), range(705, 800), range(801, 900), range(901, 1000))
+
+
+def titled(f: Fields, wanted: set[str], lang: str, analyze: Analyze) -> bool:
+    """Does a hit's title share a term with `wanted` (the query's terms in `lang`)?"""
+    return any(analyze(lang, w) & wanted for w in _WORD.findall(str(f.get("title") or "")))
+
+
+def topic_factor(f: Fields, wanted: set[str], analyze: Analyze, idf: Callable[[str], float]) -> float:
+    """TOPIC for an English rule hit about a named thing (`NAMED_SECTIONS`) whose title's rarest
+    term (by `idf`) is not among the question's English terms `wanted`, else 1."""
+    if f.get("language") == "de" or f.get("kind") == "glossary":
+        return 1.0
+    rn = _parsed_number(str(f.get("current") or f.get("number") or ""))
+    if rn is None or not any(rn.section in named for named in NAMED_SECTIONS):
+        return 1.0
+    title = {t for w in _WORD.findall(str(f.get("title") or "")) for t in analyze("en", w)}
+    return 1.0 if not title or max(sorted(title), key=idf) in wanted else TOPIC
+
+
 def version_rank(version: str | None, language: str | None) -> int:
     """Newest dated release first; English before German at equal dates (the default view)."""
     return release_date(version) * 2 + (language == "en")
@@ -297,21 +328,28 @@ def intent_factor(f: Fields, intents: tuple[str, ...]) -> float:
     return 1.0
 
 
-def interleave_language(found: Ranked, lang: str, share: float) -> Ranked:
+def interleave_language(
+    found: Ranked, lang: str, share: float, lifts: Callable[[Fields], bool] | None = None
+) -> Ranked:
     """Lift the `lang` hits so the best of them scores at least `share` of the best other hit.
 
     Scores of different languages are not comparable (a German sentence reaches English
     text through many translated terms, German text through its few own words); scaling
     keeps each language's order and puts the asker's own language right beside the best
-    answer instead of below forty English ones.
+    answer instead of below forty English ones. With `lifts`, only the `lang` hits it
+    accepts are lifted; the others keep their score.
     """
-    mine = [sc for f, sc in found if f.get("language") == lang]
+
+    def lifted(f: Fields) -> bool:
+        return f.get("language") == lang and (lifts is None or lifts(f))
+
+    mine = [sc for f, sc in found if lifted(f)]
     other = [sc for f, sc in found if f.get("language") != lang]
     if not mine or not other or max(mine) <= 0:
         return found
     factor = share * max(other) / max(mine)
     if factor <= 1.0:
         return found  # already there: never pushed down
-    out = [(f, sc * factor if f.get("language") == lang else sc) for f, sc in found]
+    out = [(f, sc * factor if lifted(f) else sc) for f, sc in found]
     out.sort(key=lambda x: -x[1])
     return out
