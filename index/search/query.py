@@ -158,6 +158,7 @@ class SearchEngine:
         self._derivations: dict[str, frozenset[str]] = {}
         self._listing: dict[str, bool] = {}
         self._templates: dict[int, Counter[tuple[Any, str]]] = {}
+        self._idfs: dict[tuple[str, str], float] = {}
         self._bm25 = (0.75, 1.2)  # the searcher's BM25F parameters (whoosh's defaults)
         self._whole: bool | None = None
         self._postings: TermCache | None = None
@@ -606,8 +607,10 @@ class SearchEngine:
         return fields
 
     def _idf(self, lang: str, term: str) -> float:
-        """How rare `term` is in `lang`'s rule text (whoosh's idf)."""
-        return float(self.searcher.idf(f"text_{lang}", term))
+        """How rare `term` is in `lang`'s rule text (whoosh's idf; looked up once per term)."""
+        field = f"text_{lang}"
+        idf: float = _remember(self._idfs, (lang, term), lambda: float(self.searcher.idf(field, term)))
+        return idf
 
     def _known(self, lang: str, term: str) -> bool:
         """Is `term` in `lang`'s title or text fields (not a word of the other language)?"""

@@ -299,9 +299,10 @@ BOILERPLATE = 0.6
 _DIGITS = re.compile(r"\d+")
 
 
+@functools.lru_cache(maxsize=8192)
 def template(text: str, title: str) -> str:
     """A keyword rule's text with its keyword's name (its title) and its numbers masked: the
-    same for every keyword's copy of a templated sentence."""
+    same for every keyword's copy of a templated sentence (cached: the same hits come back)."""
     if title:
         text = re.sub(re.escape(title), "X", text, flags=re.IGNORECASE)
     return _DIGITS.sub("N", _EXAMPLES.split(text, maxsplit=1)[0]).strip()
