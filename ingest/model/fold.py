@@ -15,6 +15,7 @@ rather than growing their own ``lower().replace(...)``:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -45,6 +46,11 @@ def fold(text: str) -> str:
     return _SPACE.sub(" ", _DIGRAPHS.sub("", stripped)).strip()
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def compact(text: str) -> str:
-    """`fold` without spaces, hyphens or punctuation: for compound-insensitive comparison."""
+    """`fold` without spaces, hyphens or punctuation: for compound-insensitive comparison.
+
+    Cached: the same names come back release after release (each keyword's rule titles in
+    every one of 105 releases; an added release compacted 28,000 of them for the term
+    vocabulary alone)."""
     return _NON_WORD.sub("", fold(text))
