@@ -362,6 +362,30 @@ def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None
     assert factor("", "Disguise", asked, current="702.168b") == rerank.TOPIC
 
 
+def test_a_keyword_rule_s_template_masks_its_name_and_numbers() -> None:
+    from regelwerk.index.search import rerank
+
+    redundant = "Multiple instances of {} on the same creature are redundant."
+    flying = rerank.template(redundant.format("flying"), "Flying")
+    assert flying == rerank.template(redundant.format("Reach"), "Reach")
+    assert flying != rerank.template("Reach allows a creature to block flyers.", "Reach")
+    afflict = rerank.template("Afflict 2 means ...\nExample: Afflict 2 ...", "Afflict")
+    assert afflict == rerank.template("Bushido 1 means ...", "Bushido") == "X N means ..."
+
+
+def test_a_question_knows_the_keyword_rules_every_keyword_repeats(engine: SearchEngine) -> None:
+    """702.2d (deathtouch) says what 702.15d (lifelink) says; 702.2b is deathtouch's own."""
+    templated = engine._templated(engine._scope(None, False, None))
+
+    def rule(number: str, text: str) -> dict[str, str]:
+        return {"kind": "subrule", "current": number, "language": "en", "title": "Deathtouch", "text": text}
+
+    zone = "The deathtouch rules function no matter what zone an object with deathtouch deals damage from."
+    assert templated(rule("702.2d", zone))
+    assert not templated(rule("702.2b", "A creature with toughness greater than 0 that’s been dealt ..."))
+    assert not templated(rule("704.5g", zone))  # only keyword rules
+
+
 def test_a_german_sentence_lifts_only_the_german_sections_it_names() -> None:
     """The best German section goes to GERMAN_SHARE of the best English hit; with a test,
     only the sections it accepts are lifted (in their order), the others keep their score."""

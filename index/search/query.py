@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -156,6 +157,7 @@ class SearchEngine:
         self._analyzed: dict[str, dict[str, frozenset[str]]] = {}
         self._derivations: dict[str, frozenset[str]] = {}
         self._listing: dict[str, bool] = {}
+        self._templates: dict[int, Counter[tuple[Any, str]]] = {}
         self._bm25 = (0.75, 1.2)  # the searcher's BM25F parameters (whoosh's defaults)
         self._whole: bool | None = None
         self._postings: TermCache | None = None
@@ -418,6 +420,9 @@ class SearchEngine:
         if self._asks and rerank.TOPIC != 1.0:
             idf = functools.partial(self._idf, "en")
             ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted["en"], self._analyze, idf))
+        if self._asks and rerank.BOILERPLATE != 1.0:
+            templated = self._templated(flt)
+            ranked = _rescored(ranked, lambda f: rerank.BOILERPLATE if templated(f) else 1.0)
         if self._asks:
             ranked = self._glossary_to_rules(ranked, flt)
         if rerank.asks_consequence(text):
@@ -536,6 +541,28 @@ class SearchEngine:
                 scores[key] = scores.get(key, 0.0) + GLOSSARY_SHARE * sc
             scores[str(f.get("key"))] = sc * GLOSSARY_KEEP
         return sorted(((fields[k], v) for k, v in scores.items()), key=lambda x: -x[1])
+
+    def _templated(self, flt: Any) -> Callable[[dict[str, Any]], bool]:
+        """A test: is a hit a keyword rule whose text another keyword rule of the scope repeats
+        with only its name changed (`rerank.template`)? The scope's 701/702 rules are read
+        once per scope and engine, on the first question that asks."""
+        key = id(flt)
+        counts = self._templates.get(key)
+        if counts is None:
+            counts = self._templates[key] = Counter()
+            for section in ("701", "702"):
+                for d in self.searcher.document_numbers(numpath=section):
+                    if flt is None or d in flt:
+                        f = self._stored(d)
+                        counts[(f.get("language"), _template(f))] += 1
+
+        def templated(f: dict[str, Any]) -> bool:
+            number = str(f.get("current") or f.get("number") or "")
+            if f.get("kind") == "glossary" or not number.startswith(("701.", "702.")):
+                return False
+            return counts[(f.get("language"), _template(f))] > 1
+
+        return templated
 
     def _lists(self, number: str) -> bool:
         """Does the rule `number` introduce a list of peers (its text ends in a colon)?"""
@@ -866,6 +893,10 @@ class SearchEngine:
         if found is None:
             found = cache[word] = frozenset(terms(lang, word))
         return found
+
+
+def _template(f: dict[str, Any]) -> str:
+    return rerank.template(str(f.get("text") or ""), str(f.get("title") or ""))
 
 
 def _remember(cache: dict[Any, Any], key: Any, make: Callable[[], Any], bound: int = LOOKUPS_CACHE) -> Any:

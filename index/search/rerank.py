@@ -268,7 +268,7 @@ def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:
 #: (a title names its thing by its rarest word: "share", not "turns", which "play a land during
 #: my turn" says too); a section headed "General" (700, 800, 900) names no topic. Tuned by
 #: ``bench/tune.py`` (1 turns it off).
-TOPIC = 0.5
+TOPIC = 0.3  # 0.5 -> 0.3: chosen in every cross-validation fold (bench/tune.py, both modes)
 NAMED_SECTIONS = (range(701, 703), range(705, 800), range(801, 900), range(901, 1000))
 
 
@@ -287,6 +287,24 @@ def topic_factor(f: Fields, wanted: set[str], analyze: Analyze, idf: Callable[[s
         return 1.0
     title = {t for w in _WORD.findall(str(f.get("title") or "")) for t in analyze("en", w)}
     return 1.0 if not title or max(sorted(title), key=idf) in wanted else TOPIC
+
+
+#: The keyword rules repeat a few sentences with only the keyword's name changed ("Multiple
+#: instances of flying on the same creature are redundant", "The deathtouch rules function no
+#: matter what zone an object with deathtouch deals damage from"): corners every keyword has,
+#: which a question about one keyword ("does lifelink work on noncombat damage") seldom asks.
+#: Such a templated rule of a question's hits scores BOILERPLATE times less (``bench/tune.py``;
+#: 1 turns it off).
+BOILERPLATE = 0.6
+_DIGITS = re.compile(r"\d+")
+
+
+def template(text: str, title: str) -> str:
+    """A keyword rule's text with its keyword's name (its title) and its numbers masked: the
+    same for every keyword's copy of a templated sentence."""
+    if title:
+        text = re.sub(re.escape(title), "X", text, flags=re.IGNORECASE)
+    return _DIGITS.sub("N", _EXAMPLES.split(text, maxsplit=1)[0]).strip()
 
 
 def version_rank(version: str | None, language: str | None) -> int:

@@ -79,3 +79,23 @@ def test_pooled_figures_skip_a_language_a_set_lacks() -> None:
     assert len(lines) == expected
     assert all("MRR@10 1.000" in line for line in lines if " de " in line)
     assert all("MRR@10 0.000" in line for line in lines if " en " in line)
+
+
+def test_a_descent_over_some_weights_moves_only_those() -> None:
+    """``--only``: the named weights are chosen, every other one stays where it started, even
+    where moving it would score better."""
+    dev = load_questions(split="dev")
+    topic, coordination = ("rerank", "TOPIC", None), ("rerank", "COORDINATION", None)
+    start = {**tune.current(), topic: 1.0}
+
+    def rr_of(setting: tune.Setting) -> list[float]:
+        good = (setting[topic] == 0.3) + (setting[coordination] == 0.0)
+        return [good / 2] * len(dev)
+
+    everything = list(range(len(dev)))
+    chosen = tune.descent(rr_of, dev, everything, verbose=False, start=start, space=[topic])
+    assert chosen == {**start, topic: 0.3}
+    # the full search moves it
+    assert tune.descent(rr_of, dev, everything, verbose=False)[coordination] == 0.0
+    with pytest.raises(SystemExit, match="unknown weight"):
+        tune.paired(rr_of, dev, ["rerank.TOPIC", "rerank.NOPE"], seed=9)
