@@ -36,6 +36,8 @@ OPTIONS = {
     "doctor": ["--json"],
     "card": ["--json", "--lang"],
     "example": ["list", "run", "--lang", "--all", "--json"],
+    "history": ["--full", "--json", "banding", "702.22", "502.10", "Bündnisfähigkeit"],
+    "diff": ["--section", "--json", "latest", "2026-04-17", "7", "702", "cr-en-2026-04-17"],
 }
 VALUES = ["en", "de", "both", "xx", "0", "1", "200", "201", "-5", "2026-04-17", "2003-03-15", "latest", "",
           "ä"]
