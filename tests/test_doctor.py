@@ -308,10 +308,38 @@ def test_a_value_changed_in_the_card_database_is_found_and_read_again(home: Path
     assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
 
 
-def test_a_database_left_unsealed_by_a_killed_writer_is_sealed_by_the_repair(home: Path) -> None:
+def test_a_database_left_unsealed_by_a_killed_writer_is_built_again_by_the_repair(home: Path) -> None:
     seal = home / "linking" / "releases.sqlite.seal.json"
+    before = _run(home, "term", "trample", "--json").stdout
     seal.unlink()
     report = json.loads(_run(home, "doctor", "--json").stdout)
     assert any("releases.sqlite: not sealed" in p for p in report["problems"]), report
     repaired = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
-    assert any("sealed as it is" in r for r in repaired["repaired"]) and seal.exists()
+    assert any("releases.sqlite: removed" in r for r in repaired["repaired"]), repaired
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
+    assert seal.exists() or not (home / "linking" / "releases.sqlite").exists()  # a cache: made at need
+    assert _run(home, "term", "trample", "--json").stdout == before
+
+
+def test_a_card_value_changed_with_its_seal_deleted_is_read_again(home: Path, tmp_path: Path) -> None:
+    """Damage campaign seed 80 on the final code: a value changed in place in the card database
+    and its seal deleted; the repair sealed the changed value as it was and `card` answered it."""
+    from tests.test_mtgjson import META, SET_A
+
+    cards = tmp_path / "AAA.json"
+    cards.write_text(json.dumps({"data": SET_A, "meta": META}), encoding="utf-8")
+    assert _run(home, "ingest", str(cards)).returncode == 0
+    before = _run(home, "card", "Craw Wurm", "--json").stdout
+    _sql(home / "cards" / "cards.sqlite", "UPDATE cards SET type_line = 'Wyrm' WHERE name = 'Craw Wurm'")
+    (home / "cards" / "cards.sqlite.seal.json").unlink()
+    report = json.loads(_run(home, "doctor", "--json").stdout)
+    assert any("cards.sqlite: not sealed" in p for p in report["problems"]), report
+    repaired = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
+    assert any("read again from 1 card files" in r for r in repaired["repaired"]), repaired
+    assert _run(home, "card", "Craw Wurm", "--json").stdout == before
+    assert json.loads(_run(home, "doctor", "--json").stdout)["problems"] == []
+    cards.unlink()  # its card file gone: nothing to read again, so it is sealed as it is
+    (home / "cards" / "cards.sqlite.seal.json").unlink()
+    repaired = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
+    assert any("sealed as it is" in r for r in repaired["repaired"]), repaired
+    assert _run(home, "card", "Craw Wurm", "--json").stdout == before

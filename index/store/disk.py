@@ -183,7 +183,8 @@ def seal_changed(path: Path) -> bool:
     return why is not None and not why.endswith(UNSEALED)
 
 
-#: What `seal_problem` says of a database without a seal (``doctor --repair`` seals it if sound).
+#: What `seal_problem` says of a database without a seal (``doctor --repair`` makes it again from
+#: its sources, or seals it as it is if they are gone and it is sound).
 UNSEALED = "not sealed (its writer did not finish, or an older regelwerk wrote it)"
 
 

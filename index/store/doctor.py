@@ -444,7 +444,7 @@ def _check_databases(home: Path, problems: list[Arg], repaired: list[Arg] | None
     """The SQLite databases beside the derived versions: SQLite's checks, then their seals (a
     value changed since the writer finished). The damaged ones, to remove when repairing (the
     lineage and linking tables are built again, the card database read again from its files);
-    one only unsealed but sound is sealed as it is when repairing."""
+    an unsealed one is made again too where it can be (`_rebuildable`), else sealed as it is."""
     out = []
     for path in _databases(home):
         why = database_problem(path)
@@ -455,14 +455,25 @@ def _check_databases(home: Path, problems: list[Arg], repaired: list[Arg] | None
         if why is None:
             continue
         problems.append(why)
-        if unsealed:
+        if unsealed and not _rebuildable(home, path):
             if repaired is not None:
                 _reseal(path)
-                sealed = N_("{path}: sealed as it is (it passes SQLite's checks)")
+                sealed = N_("{path}: sealed as it is (it passes SQLite's checks; its card files are gone)")
                 repaired.append(msg(sealed, path=str(path)))
             continue
         out.append(path)
     return out
+
+
+def _rebuildable(home: Path, path: Path) -> bool:
+    """Can `path` be made again from its sources? Without its seal nothing tells a sound
+    database from one with a value changed in place, so a repair builds it again where it can
+    (lineage and linking from the records, the card database from its card files, if every one
+    is still there) and seals it as it is only where it cannot."""
+    if path.parent.name != "cards":
+        return True
+    sources = _card_sources(home, [])
+    return bool(sources) and all(Path(p).is_file() for p in sources.values())
 
 
 def _reseal(path: Path) -> None:
