@@ -22,12 +22,13 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)
+
+from bench.scratch import scratch  # noqa: E402  (after the path is set)
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 NEWEST = CORPUS / "en" / "MagicCompRules-20260417.txt"
@@ -122,7 +123,7 @@ def main() -> int:
     if not NEWEST.exists():
         print("skipped: ../shared/corpus is needed")
         return 0
-    home = Path(tempfile.mkdtemp(prefix="regelwerk-archive-bench-"))
+    home = scratch("regelwerk-archive-bench-")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["REGELWERK_HOME"] = str(home)
     os.environ["REGELWERK_HOME"] = str(home)

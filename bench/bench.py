@@ -24,13 +24,14 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)  # not bench/ itself: "bench" must resolve to the package folder
+
+from bench.scratch import scratch  # noqa: E402  (after the path is set)
 
 SHARED = ROOT.parent / "shared" / "corpus" / "en"
 NEWEST = SHARED / "MagicCompRules-20260417.txt"
@@ -118,7 +119,7 @@ def main() -> int:
     if not NEWEST.exists():
         print(f"skipped: {NEWEST} not found (../shared is needed)")
         return 0
-    home = Path(tempfile.mkdtemp(prefix="regelwerk-bench-"))
+    home = scratch("regelwerk-bench-")
     os.environ["REGELWERK_HOME"] = str(home)
     env = {**os.environ, "REGELWERK_HOME": str(home)}
 

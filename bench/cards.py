@@ -17,12 +17,14 @@ import os
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)
+
+from bench.scratch import scratch  # noqa: E402  (after the path is set)
+
 CARDS = ROOT.parent / "shared" / "corpus" / "cards" / "mtgjson"
 CLI = [sys.executable, "-c", "from regelwerk.cli.app import main; main()"]
 
@@ -37,7 +39,7 @@ def main() -> int:
         return 0
     from bench.bench import FLOOR_APP, _cold
 
-    home = Path(tempfile.mkdtemp(prefix="regelwerk-bench-cards-"))
+    home = scratch("regelwerk-bench-cards-")
     env = {**os.environ, "REGELWERK_HOME": str(home)}
     subprocess.run([*CLI, "docs"], env=env, check=True, stdout=subprocess.DEVNULL)  # seeds first
     before = _size(home)

@@ -34,7 +34,6 @@ import hashlib
 import shutil
 import signal
 import sys
-import tempfile
 import time
 import traceback
 from collections import Counter
@@ -44,10 +43,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.fuzzing
 
-
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
+from bench.scratch import scratch as scratch_dir
 from tests.fuzzing import command_args, damage, html_bytes, ingest_bytes, scenario_cases, store_damage
 
 HANG = 5.0
@@ -124,7 +123,7 @@ def campaign(
 def prepared_home(with_cr: bool) -> Path:
     from regelwerk.index.facade import Library
 
-    home = Path(tempfile.mkdtemp(prefix="fuzz-home-"))
+    home = scratch_dir("fuzz-home-")
     src = home.parent / f"{home.name}.txt"
     src.write_text(
         "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
@@ -162,7 +161,7 @@ def main() -> None:
 
     small = prepared_home(with_cr=False)
     big = prepared_home(with_cr=True) if "queries" in opts.only else small
-    scratch = Path(tempfile.mkdtemp(prefix="fuzz-scratch-"))
+    scratch = scratch_dir("fuzz-scratch-")
     runner = CliRunner()
 
     def args(argv: list[str]) -> None:
@@ -197,7 +196,7 @@ def main() -> None:
 
     from tests.fuzzing import Unhealed, case_key, damage_home, fresh_case, new_release, survive, values
 
-    damage_base = Path(tempfile.mkdtemp(prefix="fuzz-damage-"))
+    damage_base = scratch_dir("fuzz-damage-")
     damage_home(damage_base)
     release = new_release(damage_base)
     reference = values(damage_base / "home")

@@ -140,12 +140,13 @@ def newest_library(prefix: str) -> Corpus | None:
     """A library in a fresh temporary home with the 2026-04-17 CR, or None (and a note) when
     ../shared is absent."""
     import os
-    import tempfile
+
+    from bench.scratch import scratch
 
     if not NEWEST.exists():
         print(f"skipped: {NEWEST} not found (../shared is needed)")
         return None
-    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix=prefix)
+    os.environ["REGELWERK_HOME"] = str(scratch(prefix))
     from regelwerk.index.store.corpus import Corpus
 
     library = Corpus()

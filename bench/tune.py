@@ -195,13 +195,12 @@ class Keyword:
 
     @classmethod
     def open(cls, corpus: Path) -> None:
-        import tempfile
-
         from bench.baseline import load_cases
+        from bench.scratch import scratch
         from regelwerk.index.search.query import SearchEngine
         from regelwerk.index.store.corpus import Corpus
 
-        library = Corpus(Path(tempfile.mkdtemp(prefix="regelwerk-tune-kw-")))
+        library = Corpus(scratch("regelwerk-tune-kw-"))
         names = ("MagicCompRules-20260417.txt", "MagicCompRules-20110204.txt", "MagicCompRules-20151113.txt")
         assert not library.ingest([corpus / n for n in names]).errors
         cls.cases = load_cases()
