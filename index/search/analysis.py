@@ -177,14 +177,18 @@ def _fold_cached(word: str) -> str:
     return fold(word)
 
 
-class FoldFilter(Filter):  # type: ignore[misc]
-    """Umlaut folding (see `fold`); expects lowercase tokens."""
+class StatelessFilter(Filter):  # type: ignore[misc]
+    """A filter without settings: any two of one class are equal (whoosh compares schemas)."""
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self)
 
     def __hash__(self) -> int:
         return hash(type(self))
+
+
+class FoldFilter(StatelessFilter):
+    """Umlaut folding (see `fold`); expects lowercase tokens."""
 
     def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
         for t in tokens:
@@ -247,16 +251,10 @@ NOT_NEGATED: frozenset[str] = frozenset(
 )
 
 
-class NegationFilter(Filter):  # type: ignore[misc]
+class NegationFilter(StatelessFilter):
     """Keeps each token and adds the base of a negated word at the same position
     ("untapped" -> untapped, tapped), so a question's base word finds the rule that says it
     negated and the stemmer meets both forms; see `NEGATIONS`, `NOT_NEGATED`."""
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self)
-
-    def __hash__(self) -> int:
-        return hash(type(self))
 
     def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
         for t in tokens:
