@@ -53,6 +53,32 @@ VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
 
 
+#: How many values a text field remembers the analysis of (per field, per build).
+REMEMBERED = 1 << 14
+
+
+class RememberedText(TEXT):  # type: ignore[misc]
+    """A text field that analyzes each value once per build: units that differ only in their
+    number or context repeat the other fields' text (the archive writes 24,000 units whose
+    text and section-title fields hold about 30% repeated characters), and whoosh analyzes
+    every field of every document anew. The postings of a value are the same every time, so
+    the index is the same; the memo is never pickled with the schema."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_memo"}
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        if kwargs or not isinstance(value, str):
+            return super().index(value, **kwargs)  # type: ignore[no-any-return]
+        memo: dict[str, list[tuple[bytes, int, float, bytes]]] = self.__dict__.setdefault("_memo", {})
+        found = memo.get(value)
+        if found is None:
+            if len(memo) >= REMEMBERED:
+                memo.clear()
+            found = memo[value] = list(super().index(value))
+        return iter(found)
+
+
 def schema() -> Schema:
     en, de = english(), german()
     return Schema(
@@ -63,16 +89,16 @@ def schema() -> Schema:
         title=STORED(),
         term=STORED(),
         text=STORED(),
-        title_en=TEXT(analyzer=en),
-        title_de=TEXT(analyzer=de),
-        ctx_en=TEXT(analyzer=en),
-        ctx_de=TEXT(analyzer=de),
-        sect_en=TEXT(analyzer=en),
-        sect_de=TEXT(analyzer=de),
-        text_en=TEXT(analyzer=en),
-        text_de=TEXT(analyzer=de),
-        ex_en=TEXT(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
-        ex_de=TEXT(analyzer=de),
+        title_en=RememberedText(analyzer=en),
+        title_de=RememberedText(analyzer=de),
+        ctx_en=RememberedText(analyzer=en),
+        ctx_de=RememberedText(analyzer=de),
+        sect_en=RememberedText(analyzer=en),
+        sect_de=RememberedText(analyzer=de),
+        text_en=RememberedText(analyzer=en),
+        text_de=RememberedText(analyzer=de),
+        ex_en=RememberedText(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
+        ex_de=RememberedText(analyzer=de),
         language=ID(stored=True),
         kind=ID(stored=True),
         order=NUMERIC(sortable=True),  # rule number order: 702.22 < 702.22a < 702.23
