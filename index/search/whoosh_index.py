@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search16-today-in-members"
+INDEX_SALT = "search17-templates"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -246,6 +246,21 @@ def unit_key(record: dict[str, Any]) -> str:
     return hashlib.sha1(_KEY_JSON.encode(body).encode("utf-8")).hexdigest()
 
 
+#: The sections whose rules a question compares as templates (``Members.templates``).
+TEMPLATED_SECTIONS = ("701", "702")
+
+
+def template_of(record: dict[str, Any]) -> str | None:
+    """A 701/702 unit's template (``rerank.template`` of its stored text and title), None for
+    any other unit. Stored at build time, so ``rerank.template`` changing needs INDEX_SALT
+    bumped (a test compares the two on a built index)."""
+    from regelwerk.index.search.rerank import template
+
+    if not any(s in TEMPLATED_SECTIONS for s in lineage(record.get("number") or "")):
+        return None
+    return template(str(record.get("text") or ""), str(record.get("title") or ""))
+
+
 def number_order(number: str | None) -> int:
     """A sort key in rule number order (702 < 702.22 < 702.22a < 702.23); 0 for no number."""
     if not number:
@@ -391,6 +406,7 @@ __all__ = [
     "languages",
     "open_index",
     "schema",
+    "template_of",
     "unit_key",
     "unit_records",
     "vocabulary",
