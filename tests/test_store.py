@@ -170,6 +170,18 @@ def test_records_are_stored_compressed_and_a_flipped_bit_is_damage(tmp_path: Pat
         Store(tmp_path).get("a")
 
 
+def test_a_record_with_a_lone_surrogate_or_any_character_reads_back_as_it_was(tmp_path: Path) -> None:
+    """Records are written by msgspec; a lone surrogate (which it refuses as UTF-8) falls back
+    to ASCII escapes, and both kinds read back to the same record."""
+    store = Store(tmp_path)
+    odd = "Bündnis \u2028 line\x00 \"quoted\" \\ tab\t æ ™ 𝔐"
+    store.put(_doc("a", "1", odd))
+    store.put(_doc("b", "2", "lone \udc80 surrogate"))
+    again = Store(tmp_path)
+    assert again.get("a") == _doc("a", "1", odd)
+    assert again.get("b") == _doc("b", "2", "lone \udc80 surrogate")
+
+
 def _big_cr(folder: Path) -> Path:
     """A CR whose rules table is larger than the files hashed on every use (64 KB)."""
     rules = "\n\n".join(f"100.{i}. Rule {i} says that trample and banding work as rule {i} describes."
