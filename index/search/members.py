@@ -52,7 +52,8 @@ Place = tuple[str, str | None, int, str | None]
 
 
 def pack(record: dict[str, Any]) -> bytes:
-    return zlib.compress(json.dumps(record, ensure_ascii=False).encode("utf-8"))
+    """A unit's fields as zlib'd JSON (the fastest level: every level reads back the same)."""
+    return zlib.compress(json.dumps(record, ensure_ascii=False).encode("utf-8"), 1)
 
 
 def unpack(blob: bytes) -> dict[str, Any]:
