@@ -3,6 +3,7 @@ internal error; `doctor` finds it against the recorded hashes and `--repair` hea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -343,3 +344,23 @@ def test_a_card_value_changed_with_its_seal_deleted_is_read_again(home: Path, tm
     repaired = json.loads(_run(home, "doctor", "--repair", "--json").stdout)
     assert any("sealed as it is" in r for r in repaired["repaired"]), repaired
     assert _run(home, "card", "Craw Wurm", "--json").stdout == before
+
+
+@pytest.mark.parametrize("damage", ["UPDATE cards SET keywords = 'not json'", "PRAGMA user_version = 99"])
+def test_doctor_names_a_card_database_problem_once_without_the_readers_fix(
+        home: Path, tmp_path: Path, damage: str) -> None:
+    """doctor lists what is wrong and names its own fix; the fix a reader's message carries
+    ("reads your MTGJSON card files again") is not repeated inside the problem."""
+    from tests.test_mtgjson import META, SET_A
+
+    cards = tmp_path / "AAA.json"
+    cards.write_text(json.dumps({"data": SET_A, "meta": META}), encoding="utf-8")
+    assert _run(home, "ingest", str(cards)).returncode == 0
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(home / "cards" / "cards.sqlite")) as con, con:
+        con.execute(damage)
+    report = json.loads(_run(home, "doctor", "--json").stdout)
+    problems = [p for p in report["problems"] if "cards.sqlite" in p]
+    assert problems and not any("card files again" in p or "; run" in p for p in problems), problems
+    assert any("a stored value is not the JSON written" in p or "newer regelwerk" in p for p in problems)

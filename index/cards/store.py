@@ -26,7 +26,7 @@ from regelwerk.index.store.disk import seal, seal_path, write_atomic
 from regelwerk.ingest.model.errors import IngestError, StoreError
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import file_sha256
-from regelwerk.ingest.model.message import N_, msg
+from regelwerk.ingest.model.message import N_, Message, msg
 
 if TYPE_CHECKING:
     from regelwerk.ingest.model.records import CardSet, OracleCard
@@ -112,7 +112,7 @@ def content_problem(path: Path) -> str | None:
     with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
-            return str(schema_error(path, version)).split("; run", 1)[0]
+            return _problem(schema_error(path, version))
         try:
             for (text,) in conn.execute("SELECT summary FROM files"):
                 stored_json(conn, text, dict)
@@ -122,8 +122,17 @@ def content_problem(path: Path) -> str | None:
             for (name,) in conn.execute(orphan):
                 return f"{path}: damaged (name {name!r} of a card that is missing)"
         except StoreError as exc:
-            return str(exc).split("; run", 1)[0]
+            return _problem(exc)
     return None
+
+
+def _problem(exc: Exception) -> str:
+    """What is wrong, without the fix (doctor names its own): the `problem` of a DAMAGED
+    message, else the whole sentence."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, Message) and message.id == DAMAGED:
+        return str(dict(message.args)["problem"])
+    return str(exc)
 
 
 @dataclass
