@@ -307,6 +307,28 @@ def test_examples_are_a_field_of_their_own(engine: SearchEngine) -> None:
     assert "defending player" in searcher.stored_fields(doc)["text"]  # the hit still shows it
 
 
+def test_multiplayer_and_variant_rules_carry_their_chapter_title(engine: SearchEngine) -> None:
+    """800.4a never says "multiplayer": its chapter's title ("Multiplayer Rules") is in its
+    ``sect`` field, while a chapter title that most rules' words repeat ("Turn Structure")
+    is not in its rules'."""
+    from whoosh import query as wq
+
+    searcher = engine.searcher
+
+    def sect_docs(word: str) -> set[str]:
+        (term,) = engine._analyze("en", word)
+        found = searcher.docs_for_query(wq.Term("sect_en", term))
+        return {str(searcher.stored_fields(d)["number"]) for d in found}
+
+    assert {"800.4a", "901.1"} <= sect_docs("multiplayer") | sect_docs("variants")
+    assert "800.4a" in sect_docs("multiplayer")
+    assert "502.3" not in sect_docs("structure")
+
+
+def test_a_tapped_question_finds_the_rule_about_untapped_creatures(engine: SearchEngine) -> None:
+    assert "509.1a" in currents(engine, "can a tapped creature block", n=3)
+
+
 def test_a_rule_s_glossary_term_is_searchable_for_questions() -> None:
     """A glossary entry's term joins the ``sect`` field of the rule it cites (a heading's
     first subrule for a heading), so "dies" and "summoning sickness" reach 700.4 and 302.6."""
