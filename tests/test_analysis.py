@@ -10,7 +10,15 @@ import pickle
 
 import pytest
 
-from regelwerk.index.search.analysis import ANALYZERS, CompoundFilter, FoldFilter, split_compound, terms
+from regelwerk.index.search.analysis import (
+    ANALYZERS,
+    CompoundFilter,
+    FoldFilter,
+    NegationFilter,
+    negated_base,
+    split_compound,
+    terms,
+)
 
 GERMAN = [
     # (text, terms that must be produced)
@@ -43,6 +51,12 @@ ENGLISH = [
     ("poison counters", ["poison", "counter"]),
     ("how many cards do I draw if my library has none", ["card", "draw", "librari", "none"]),
     ("creature’s", ["creatur", "s"]),
+    # a negated word keeps its own term and adds its base's at the same place
+    ("untapped creatures", ["untap", "tap", "creatur"]),
+    ("noncombat damage", ["noncombat", "combat", "damag"]),
+    ("the untap step", ["untap", "tap", "step"]),
+    # ... but a word that only begins like a negation does not
+    ("unless until Undying", ["unless", "until", "undi"]),
 ]
 
 
@@ -64,6 +78,29 @@ def test_german_stop_words(text: str, expected: list[str]) -> None:
 @pytest.mark.parametrize(("text", "expected"), ENGLISH)
 def test_english_tokens(text: str, expected: list[str]) -> None:
     assert terms("en", text) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "base"),
+    [
+        ("untapped", "tapped"),
+        ("nontoken", "token"),
+        ("noncreature", "creature"),
+        ("unblocked", "blocked"),
+        ("unless", ""),  # not "less"
+        ("unearth", ""),  # a keyword's name
+        ("understood", ""),
+        ("undo", ""),  # too short a base to be a word of its own
+        ("none", ""),
+        ("un2", ""),
+    ],
+)
+def test_negated_base(word: str, base: str) -> None:
+    assert negated_base(word) == base
+
+
+def test_a_tapped_question_meets_untapped_text() -> None:
+    assert set(terms("en", "tapped")) <= set(terms("en", "untapped"))
 
 
 def test_english_does_not_fold_or_split() -> None:
@@ -94,7 +131,7 @@ def test_analyzer_pickles(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "flt", [FoldFilter(), CompoundFilter(), CompoundFilter(frozenset({"gift", "marke"}))]
+    "flt", [FoldFilter(), CompoundFilter(), CompoundFilter(frozenset({"gift", "marke"})), NegationFilter()]
 )
 def test_custom_filters_pickle(flt: object) -> None:
     clone = pickle.loads(pickle.dumps(flt))

@@ -128,3 +128,34 @@ def test_grams_drop_reminder_text_and_keep_keyword_lines(text: str) -> None:
     keys, alone, _ = _tool().grams(text, ())
     assert "diese" not in keys and alone <= keys
     assert alone & {"kann fliegen", "fliegend"}
+
+
+@pytest.mark.parametrize(
+    ("form", "term", "says"),
+    [
+        ("Friedhof", "Graveyard", True),
+        ("Flugfähigkeit", "Flying", True),  # the old compound: its lexicon entry says fly
+        ("enttappt", "Untap Step", True),  # untapped ~ untap: the ending differs
+        ("führe Wucherung durch", "Proliferate", True),  # one word of the phrase is enough
+        ("deinem", "Graveyard", False),  # beside "Friedhof" on the cards, says "your"
+        ("Bringe", "Graveyard", False),  # "return" only 0.11
+        ("zurück", "Graveyard", False),  # says "return", not "graveyard"
+        ("danach", "Search", False),  # "search" only 0.19: it follows a search on the cards
+        ("Artefakt", "Destroy", False),
+    ],
+)
+def test_a_form_is_evidence_only_when_the_lexicon_translates_it_into_the_term(
+        form: str, term: str, says: bool) -> None:
+    """Words that stand beside a term on the cards are as typical of it as the term itself
+    ("aus deinem Friedhof zurück"); only a form that translates into the term counts."""
+    from regelwerk.index.search.lexicon import lexicon
+
+    tool = _tool()
+    lex = lexicon()
+    assert lex is not None
+    assert tool.translates(form, tool.english_words(term), lex) is says
+
+
+def test_graveyard_is_printed_friedhof_and_nothing_beside_it() -> None:
+    """The shipped table holds no collocates: Graveyard's forms each say graveyard."""
+    assert [f["de"] for f in evidence_for("Graveyard", "core")] == ["Friedhof"]

@@ -216,6 +216,23 @@ def test_a_stop_word_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
     assert not any("instead of" in n for n in result.notes)
 
 
+@pytest.mark.parametrize(
+    ("query", "word"),
+    [("wieviel Schaden geht durch wenn ein Trampler geblockt wird", "geht"),  # "get"
+     ("wohin legt man eine abgeworfene Karte", "legt")],  # "left"
+)
+def test_a_german_query_s_verb_is_not_corrected_into_english(
+        engine: SearchEngine, query: str, word: str) -> None:
+    # One edit from an English word of the index, but the query is German: not a typo.
+    result = engine.search(query)
+    assert not any(repr(word) in n for n in result.notes), result.notes
+
+
+def test_a_german_query_still_corrects_a_misspelt_german_or_keyword_word(engine: SearchEngine) -> None:
+    assert any("trampelschaden" in n for n in engine.search("wie funktioniert Trampelschadn").notes)
+    assert any("deathtouch" in n for n in engine.search("was macht Deathtuch").notes)
+
+
 def test_the_verb_spielen_is_play_not_game() -> None:
     assert "play" in translate_word("spielen")
     assert translate_word("Spiel") == ("game",)
@@ -288,6 +305,28 @@ def test_examples_are_a_field_of_their_own(engine: SearchEngine) -> None:
     assert doc not in set(searcher.docs_for_query(wq.Term("text_en", term)))
     assert doc in set(searcher.docs_for_query(wq.Term("ex_en", term)))
     assert "defending player" in searcher.stored_fields(doc)["text"]  # the hit still shows it
+
+
+def test_multiplayer_and_variant_rules_carry_their_chapter_title(engine: SearchEngine) -> None:
+    """800.4a never says "multiplayer": its chapter's title ("Multiplayer Rules") is in its
+    ``sect`` field, while a chapter title that most rules' words repeat ("Turn Structure")
+    is not in its rules'."""
+    from whoosh import query as wq
+
+    searcher = engine.searcher
+
+    def sect_docs(word: str) -> set[str]:
+        (term,) = engine._analyze("en", word)
+        found = searcher.docs_for_query(wq.Term("sect_en", term))
+        return {str(searcher.stored_fields(d)["number"]) for d in found}
+
+    assert {"800.4a", "901.1"} <= sect_docs("multiplayer") | sect_docs("variants")
+    assert "800.4a" in sect_docs("multiplayer")
+    assert "502.3" not in sect_docs("structure")
+
+
+def test_a_tapped_question_finds_the_rule_about_untapped_creatures(engine: SearchEngine) -> None:
+    assert "509.1a" in currents(engine, "can a tapped creature block", n=3)
 
 
 def test_a_rule_s_glossary_term_is_searchable_for_questions() -> None:

@@ -10,7 +10,11 @@ those printings (printed text without reminder text and without the card's own n
 word n-grams (1 to 3 words). A German form is evidence for the term when it is typical of those
 printings and rare elsewhere: Dice's coefficient of "the printing uses the term" and "the
 German text contains the form" (2·both / (term printings + form printings)), with at least
-`MIN_PRINTINGS` printings. A shorter form inside a longer one with (almost) the same printings
+`MIN_PRINTINGS` printings. Typical is not enough: the words that stand beside a term on the
+cards ("aus deinem Friedhof zurück") are as typical as the term itself, so a form must also
+translate into the term's English words by the rules lexicon (`translates`; the lexicon is
+learned from the same cards by word alignment, ``tools/build_lexicon.py``, so build it first).
+A shorter form inside a longer one with (almost) the same printings
 is dropped ("Kann" inside "Kann fliegen"). Each form keeps its evidence: printings, distinct
 cards, sets, first and last year, one example card.
 
@@ -30,14 +34,17 @@ evidence contradicts.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from regelwerk.index.search.lexicon import Lexicon, lexicon
 from regelwerk.index.terms.function_words import function_words
+from regelwerk.ingest.model.fold import fold
 
 ROOT = Path(__file__).resolve().parents[1]
 TERMS = ROOT / "data" / "terms"
@@ -71,6 +78,11 @@ FILL_PRINTINGS = 8
 FILL_SINCE = 2015
 #: A shorter form is dropped when a longer one holding it covers this share of its printings.
 SUBSUMED = 0.8
+#: A form is evidence for a term only when one of its words translates into one of the term's
+#: English words with at least this probability in the rules lexicon (``data/lexicon``):
+#: "Friedhof" (graveyard 1.0) is; "deinem", "Bringe" (return 0.11) and "zurück", which merely
+#: stand beside it on the cards, are not.
+MIN_TRANSLATION = 0.25
 
 _REMINDER = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
@@ -157,17 +169,47 @@ def uses(term: str, kind: str, english: list[tuple[frozenset[str], str]]) -> lis
     return [i for i, (kw, text) in enumerate(english) if low in kw or pattern.search(text)]
 
 
+def english_words(term: str) -> tuple[str, ...]:
+    """The lower-case words of an English term name ("Untap Step": untap, step)."""
+    return tuple(w.lower() for w in re.findall(r"[A-Za-z]+", term))
+
+
+def same_word(a: str, b: str) -> bool:
+    """Two English words that differ at most in their ending ("fly"/"flying", "untap"/
+    "untapped", "cycle"/"cycling"): a common start of all but one letter of the shorter."""
+    n = min(len(a), len(b))
+    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), n)
+    return n >= 3 and common >= max(3, n - 1)
+
+
+def translates(form: str, term: tuple[str, ...], lex: Lexicon) -> bool:
+    """Does a German form say the term: one of its words (or a compound's part, or the whole
+    form as a lexicon phrase) translates into one of the term's English words?"""
+    words = form.split()
+    keys = [form, *words, *(lex.lemma(w) for w in words), *(p for w in words for p in lex.split(w))]
+    return any(
+        t.p >= MIN_TRANSLATION and any(same_word(t.en, w) for w in term)
+        for key in dict.fromkeys(keys)
+        for t in lex.translations(fold(key))
+    )
+
+
 def forms_for(
-    positive: list[int], printings: list[Printing], df: Counter[str], surfaces: dict[str, Counter[str]]
+    positive: list[int],
+    printings: list[Printing],
+    df: Counter[str],
+    surfaces: dict[str, Counter[str]],
+    says: Callable[[str], bool] = lambda form: True,
 ) -> list[dict[str, object]]:
-    """The German forms typical of `positive`, with their evidence: the strongest forms by Dice,
-    then older keyword-line forms that nearly only these printings use ("Kann fliegen")."""
+    """The German forms typical of `positive` that `says` the term, with their evidence: the
+    strongest forms by Dice, then older keyword-line forms that nearly only these printings
+    use ("Kann fliegen")."""
     both: Counter[str] = Counter()
     alone: Counter[str] = Counter()
     for i in positive:
         both.update(printings[i].grams)
         alone.update(printings[i].segments)
-    dice = {k: 2 * n / (len(positive) + df[k]) for k, n in both.items() if n >= MIN_PRINTINGS}
+    dice = {k: 2 * n / (len(positive) + df[k]) for k, n in both.items() if n >= MIN_PRINTINGS and says(k)}
     main: list[str] = []
     for key in sorted((k for k in dice if dice[k] >= MIN_DICE), key=lambda k: (-dice[k], -both[k])):
         if _subsumed(key, main, both, alone):
@@ -274,6 +316,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fill", action="store_true", help="fill empty de cells of keyword rows")
     args = parser.parse_args(argv)
     printings, english, df, surfaces = load(args.paths)
+    lex = lexicon()
+    if lex is None:
+        parser.error("the rules lexicon (data/lexicon/de-en.sqlite) is missing: "
+                     "run tools/build_lexicon.py first")
     lines = ["\t".join(COLUMNS)]
     found: dict[tuple[str, str], list[dict[str, object]]] = {}
     tagged = {k for kw, _ in english for k in kw}
@@ -281,15 +327,17 @@ def main(argv: list[str] | None = None) -> int:
         positive = uses(en, kind, english)
         if len(positive) < MIN_PRINTINGS:
             continue
-        forms = forms_for(positive, printings, df, surfaces)
+        says = functools.partial(translates, term=english_words(en), lex=lex)
+        forms = forms_for(positive, printings, df, surfaces, says)
         found[(en, kind)] = forms
         if forms and en.lower() in tagged:  # MTGJSON names it as a card's keyword
             forms[0]["_tagged"] = True
         for f in forms:
             lines.append("\t".join([en, kind] + [str(f[c]) for c in COLUMNS[2:]]))
     EVIDENCE.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    forms = len(lines) - 1
-    print(f"{len(printings)} German printings, {len(found)} terms with evidence, {forms} forms -> {EVIDENCE}")
+    terms = sum(1 for forms in found.values() if forms)
+    print(f"{len(printings)} German printings, {terms} terms with evidence, {len(lines) - 1} forms "
+          f"-> {EVIDENCE}")
     if args.fill:
         print(f"filled {fill(found)} empty de cells")
     return 0

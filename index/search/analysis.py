@@ -5,7 +5,10 @@ every query builder takes its analyzer from here by name (`ANALYZERS`). Whoosh p
 schema, analyzers included, into the index: the custom filters are plain classes with only
 picklable state (strings, frozensets), never lambdas or closures.
 
-- ``en``: words, lowercase, English stop words (plus question words), Porter stemming.
+- ``en``: words, lowercase, English stop words (plus question words), the base word of a
+  negated one beside it ("untapped" -> untap, tap; "nontoken" -> nontoken, token), Porter
+  stemming. The rules negate by prefix where a question names the base word ("can a tapped
+  creature block" is answered by 509.1a's "untapped creatures"), and the two never met.
 - ``de``: words, lowercase, umlaut folding (``regelwerk.ingest.model.fold``: ü = ue = u, ß = ss),
   splitting of rules-vocabulary compounds ("Kampfschaden" -> kampfschaden, kampf, schaden),
   German stop words (plus question words), Snowball German stemming. Folding comes first so
@@ -174,14 +177,18 @@ def _fold_cached(word: str) -> str:
     return fold(word)
 
 
-class FoldFilter(Filter):  # type: ignore[misc]
-    """Umlaut folding (see `fold`); expects lowercase tokens."""
+class StatelessFilter(Filter):  # type: ignore[misc]
+    """A filter without settings: any two of one class are equal (whoosh compares schemas)."""
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self)
 
     def __hash__(self) -> int:
         return hash(type(self))
+
+
+class FoldFilter(StatelessFilter):
+    """Umlaut folding (see `fold`); expects lowercase tokens."""
 
     def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
         for t in tokens:
@@ -215,6 +222,61 @@ class CompoundFilter(Filter):  # type: ignore[misc]
                 yield t
 
 
+#: Negating prefixes of English rules words (`NegationFilter`), longest first.
+NEGATIONS = ("non", "un")
+#: A base shorter than this is no word of its own ("unit", "undo").
+_MIN_BASE = 3
+#: Words that begin like a negation and are not one, or whose "base" is another word
+#: ("unless" is not "less"; Unearth, Undying and Unleash are keyword names, not negations;
+#: "under..." never is one: `negated_base`).
+NOT_NEGATED: frozenset[str] = frozenset(
+    {
+        "unless",
+        "unlike",
+        "until",
+        "unearth",
+        "undying",
+        "unleash",
+        "unique",
+        "uniqueness",
+        "union",
+        "unity",
+        "universe",
+        "universal",
+        "unicorn",
+        "unfinity",
+        "unstable",
+        "nonetheless",
+    }
+)
+
+
+class NegationFilter(StatelessFilter):
+    """Keeps each token and adds the base of a negated word at the same position
+    ("untapped" -> untapped, tapped), so a question's base word finds the rule that says it
+    negated and the stemmer meets both forms; see `NEGATIONS`, `NOT_NEGATED`."""
+
+    def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
+        for t in tokens:
+            word = t.text  # read before yielding: later filters rewrite the shared token
+            yield t
+            base = negated_base(word)
+            if base:
+                t.text = base
+                yield t
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def negated_base(word: str) -> str:
+    """The word `word` negates by prefix ("untapped" -> "tapped"), or "" if none."""
+    if word in NOT_NEGATED or word.startswith("under"):
+        return ""
+    for prefix in NEGATIONS:
+        if word.startswith(prefix) and len(word) - len(prefix) >= _MIN_BASE and word[len(prefix)].isalpha():
+            return word[len(prefix) :]
+    return ""
+
+
 #: Stop words from the one function-word table (``index.terms.function_words``): whoosh's
 #: English and German lists with question words added ("what", "wann"), German folded.
 EN_STOP: frozenset[str] = function_words("en", "stop")
@@ -226,6 +288,7 @@ def english() -> Analyzer:
         RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
         | StopFilter(stoplist=EN_STOP, minsize=1, maxsize=MAX_WORD)
+        | NegationFilter()
         | StemFilter(stemfn=stem_en)
     )
 
