@@ -216,6 +216,23 @@ def test_a_stop_word_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
     assert not any("instead of" in n for n in result.notes)
 
 
+@pytest.mark.parametrize(
+    ("query", "word"),
+    [("wieviel Schaden geht durch wenn ein Trampler geblockt wird", "geht"),  # "get"
+     ("wohin legt man eine abgeworfene Karte", "legt")],  # "left"
+)
+def test_a_german_query_s_verb_is_not_corrected_into_english(
+        engine: SearchEngine, query: str, word: str) -> None:
+    # One edit from an English word of the index, but the query is German: not a typo.
+    result = engine.search(query)
+    assert not any(repr(word) in n for n in result.notes), result.notes
+
+
+def test_a_german_query_still_corrects_a_misspelt_german_or_keyword_word(engine: SearchEngine) -> None:
+    assert any("trampelschaden" in n for n in engine.search("wie funktioniert Trampelschadn").notes)
+    assert any("deathtouch" in n for n in engine.search("was macht Deathtuch").notes)
+
+
 def test_the_verb_spielen_is_play_not_game() -> None:
     assert "play" in translate_word("spielen")
     assert translate_word("Spiel") == ("game",)
