@@ -107,6 +107,22 @@ def test_german_function_words_never_reach_english(lex: Lexicon) -> None:
     assert {"creature", "graveyard"} <= set(reading.english)
 
 
+def test_german_stop_words_with_a_rules_meaning_are_read_not_dropped(lex: Lexicon) -> None:
+    # the English analyzer keeps "during", "until", "each", "without": so does the German reading
+    query = "Was passiert während jeder Spieler bis zum Ende ohne Karten zieht"
+    reading = read(query, english_word, DE_STOP, lex)
+    assert {"during", "each", "until", "without"} <= set(reading.english)
+    assert not {"the", "what", "when"} & set(reading.english)
+    # "andern" typed without its umlaut is the stop word "others", not "ändern" (change)
+    assert "change" not in read("die andern Karten ziehen", english_word, DE_STOP, lex).english
+    assert "change" in read("die Reihenfolge ändern", english_word, DE_STOP, lex).english
+
+
+def test_function_words_are_no_compound_parts(lex: Lexicon) -> None:
+    assert "nach" not in lex.split("Nachziehen")
+    assert "zwischen" not in lex.split("Zwischenzug")
+
+
 def test_an_english_query_is_not_translated(lex: Lexicon) -> None:
     reading = read("can a tapped creature block", english_word, DE_STOP, lex)
     assert reading.lang == "en" and reading.english == {}

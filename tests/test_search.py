@@ -216,6 +216,23 @@ def test_a_stop_word_is_not_taken_for_a_typo(engine: SearchEngine) -> None:
     assert not any("instead of" in n for n in result.notes)
 
 
+@pytest.mark.parametrize(
+    ("query", "word"),
+    [("wieviel Schaden geht durch wenn ein Trampler geblockt wird", "geht"),  # "get"
+     ("wohin legt man eine abgeworfene Karte", "legt")],  # "left"
+)
+def test_a_german_query_s_verb_is_not_corrected_into_english(
+        engine: SearchEngine, query: str, word: str) -> None:
+    # One edit from an English word of the index, but the query is German: not a typo.
+    result = engine.search(query)
+    assert not any(repr(word) in n for n in result.notes), result.notes
+
+
+def test_a_german_query_still_corrects_a_misspelt_german_or_keyword_word(engine: SearchEngine) -> None:
+    assert any("trampelschaden" in n for n in engine.search("wie funktioniert Trampelschadn").notes)
+    assert any("deathtouch" in n for n in engine.search("was macht Deathtuch").notes)
+
+
 def test_the_verb_spielen_is_play_not_game() -> None:
     assert "play" in translate_word("spielen")
     assert translate_word("Spiel") == ("game",)
@@ -424,6 +441,24 @@ def test_a_question_knows_the_keyword_rules_every_keyword_repeats(engine: Search
     assert templated(rule("702.2d", zone))
     assert not templated(rule("702.2b", "A creature with toughness greater than 0 that’s been dealt ..."))
     assert not templated(rule("704.5g", zone))  # only keyword rules
+
+
+def test_the_index_stores_each_keyword_rule_s_template_as_a_question_computes_it(
+    engine: SearchEngine,
+) -> None:
+    """The build stores the template of every 701/702 unit (so a first question reads no
+    stored fields); each is what `rerank.template` makes of the unit's stored text and title
+    (a template changed without INDEX_SALT bumped would fail here), and no other unit has one."""
+    from regelwerk.index.search import rerank
+
+    stored = {docnum: (language, template) for docnum, language, template in engine.members.templates()}
+    keyword_rules = {
+        d for section in ("701", "702") for d in engine.searcher.document_numbers(numpath=section)
+    }
+    assert len(stored) > 300 and set(stored) == keyword_rules
+    for d in keyword_rules:
+        f = engine.searcher.stored_fields(d)
+        assert stored[d] == (f["language"], rerank.template(f.get("text") or "", f.get("title") or ""))
 
 
 def test_a_german_sentence_lifts_only_the_german_sections_it_names() -> None:

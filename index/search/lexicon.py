@@ -21,6 +21,7 @@ import functools
 from dataclasses import dataclass
 from importlib import resources
 
+from regelwerk.index.terms.function_words import function_words
 from regelwerk.ingest.model.fold import fold
 
 DB_NAME = "de-en.sqlite"
@@ -28,6 +29,7 @@ DB_NAME = "de-en.sqlite"
 MIN_PART = 3
 #: Linking elements between compound parts ("Kampf-s-schritt" is not one, "Lebens-punkt" is).
 LINKS = ("", "s", "es", "n", "en", "e")
+_STOPS = function_words("de", "stop", folded=True)
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,9 @@ class Lexicon:
         return best
 
     def _part(self, word: str) -> bool:
-        return len(word) >= MIN_PART and bool(self.translations(self._key(word)))
+        """Can `word` be a compound's part? Not a function word the lexicon translates for
+        questions ("nach": after, "zwischen": between): "Nachziehen" is no "after draw"."""
+        return len(word) >= MIN_PART and word not in _STOPS and bool(self.translations(self._key(word)))
 
     def _key(self, part: str) -> str:
         """A compound part's entry: the part itself if the lexicon translates it ("kampf":

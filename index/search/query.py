@@ -35,7 +35,7 @@ from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
 from regelwerk.index.search.lexicon import lexicon
 from regelwerk.index.search.members import Members
-from regelwerk.index.search.question import Reading, read
+from regelwerk.index.search.question import Reading, language, read
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
 from regelwerk.index.search.syntax import syntax_problem, uses_syntax, without_question_marks
@@ -545,17 +545,17 @@ class SearchEngine:
 
     def _templated(self, flt: Any) -> Callable[[dict[str, Any]], bool]:
         """A test: is a hit a keyword rule whose text another keyword rule of the scope repeats
-        with only its name changed (`rerank.template`)? The scope's 701/702 rules are read
-        once per scope and engine, on the first question that asks."""
+        with only its name changed (`rerank.template`)? The scope's 701/702 templates are
+        counted once per scope and engine, on the first question that asks, from the
+        templates the index build stored (``Members.templates``): no stored field is read."""
         key = id(flt)
         counts = self._templates.get(key)
         if counts is None:
-            counts = self._templates[key] = Counter()
-            for section in ("701", "702"):
-                for d in self.searcher.document_numbers(numpath=section):
-                    if flt is None or d in flt:
-                        f = self._stored(d)
-                        counts[(f.get("language"), _template(f))] += 1
+            counts = self._templates[key] = Counter(
+                (language, template)
+                for docnum, language, template in self.members.templates()
+                if flt is None or docnum in flt
+            )
 
         def templated(f: dict[str, Any]) -> bool:
             number = str(f.get("current") or f.get("number") or "")
@@ -797,10 +797,15 @@ class SearchEngine:
         return clauses
 
     def _corrected(self, words: list[str], notes: list[Arg]) -> list[str]:
-        """`words` with each misspelt one replaced by its correction (and a note saying so)."""
+        """`words` with each misspelt one replaced by its correction (and a note saying so).
+
+        In a German query a word is only corrected into one the German side holds: "geht" is
+        one edit from "get", and an English correction would turn a German verb into noise."""
+        found = [self.correct(w) for w in words]
+        if any(found) and language(words, lexicon(), lambda w: self.indexed(w, ("en",))) == "de":
+            found = [b if b is None or self.indexed(b, ("de",)) else None for b in found]
         fixed: list[str] = []
-        for w in words:
-            better = self.correct(w)
+        for w, better in zip(words, found, strict=True):
             if better is not None and fold(better) != fold(w):
                 notes.append(msg(N_("searched for {better!r} instead of {word!r}"), better=better, word=w))
                 fixed.append(better)

@@ -12,8 +12,9 @@ analyzer is what made "die" find "dies" and "Rolling a Die"; instead:
    Kampfschaden + Schritt), and translated into several English lemmas with their
    probabilities; two- and three-word names of the term tables ("Zweiköpfiger Riese") are
    looked up first; a word the lexicon does not know and English does not either is read as
-   the German form it is one or two typing errors away from ("Spielstien"). The result is a
-   weighted English query (`Reading.english`).
+   the German form it is one or two typing errors away from ("Spielstien"); a stop word is
+   dropped unless a rules question still means something by it ("während": during,
+   `MEANINGFUL`). The result is a weighted English query (`Reading.english`).
 
 Pure functions over the lexicon and a test "is this an English word of the index"; the
 search engine turns the reading into whoosh clauses.
@@ -107,6 +108,13 @@ CLAUSE_ENDS = function_words("de", "clause", folded=True)
 NEGATIONS = function_words("de", "negation", folded=True)
 #: German stop words as written (with their umlauts), for words typed with one.
 STOP_AS_WRITTEN = function_words("de", "stop")
+#: German stop words a rules question still means something by ("während": during, "jeder":
+#: each, "ohne": without; the English analyzer keeps those English words, so an English
+#: question searches them): read through their ordinary-word entry at MEANING times its weight.
+#: ``bench/tune.py --only question.MEANING`` chose 1.0 in four folds of five (0.25 in one):
+#: cross-validated dev MRR@10 de 0.675 (off) -> 0.679, English unchanged.
+MEANINGFUL = function_words("de", "meaning", folded=True)
+MEANING = 1.0
 #: One-letter words that are the same in English rules text ("der Wert von X").
 VARIABLES = frozenset({"x", "y"})
 _WORD = re.compile(r"\w+")
@@ -204,7 +212,9 @@ def read(
             untranslated.append(w)  # "0", "10", "X": the same in English
         elif f == "mehr" and _negated(folded, i - 1):
             _add(english, [(NO_LONGER, 1.0)])
-        elif not _stop(w, f, german_stop) and len(f) >= 2:
+        elif _stop(w, f, german_stop):
+            _add(english, _meaning(lex, f))
+        elif len(f) >= 2:
             pairs = _translate(lex, w)
             if not pairs and not english_word(w) and not (german_word and german_word(w)):
                 # a typo of a German word ("Spielstien"): the word it is closest to
@@ -249,6 +259,13 @@ def _stop(word: str, folded: str, german_stop: frozenset[str]) -> bool:
     if _GERMAN_LETTERS.search(word):
         return word.lower() in STOP_AS_WRITTEN
     return folded in german_stop
+
+
+def _meaning(lex: Lexicon, folded: str) -> list[tuple[str, float]]:
+    """The English words of a `MEANINGFUL` stop word (its ``words.tsv`` entry), at MEANING."""
+    if folded not in MEANINGFUL or not MEANING:
+        return []
+    return [(t.en, t.p * MEANING) for t in lex.translations(folded) if t.source == "words"]
 
 
 def _negated(folded: list[str], i: int) -> bool:

@@ -11,7 +11,11 @@ Each word is written once, in its own spelling ("für", "dürfen"), with what it
 - ``particle``, ``clause``, ``negation`` (German): how `index.search.question` reads a German
   sentence: a separable verb's particle at the end of its clause belongs to the verb ("löst
   ... aus": auslösen), a clause word begins a new clause, and "mehr" after a negation in its
-  clause is "no longer".
+  clause is "no longer";
+- ``meaning`` (German stop words): a rules question still means something by it ("während":
+  during, "jeder": each, "ohne": without, whose English words the English analyzer keeps), so
+  `index.search.question` reads it through the ordinary-word table (``words.tsv``) at a
+  lower weight instead of dropping it.
 
 The uses differ on purpose (an analyzer drops more than a chunk boundary may, a marker must
 say one language), but the words are one vocabulary, kept in one place.
@@ -28,7 +32,7 @@ from regelwerk.ingest.model.fold import fold
 FILE = "function_words.tsv"
 HEADER = ("word", "lang", "uses")
 LANGS = ("de", "en")
-USES = ("stop", "marker", "boundary", "particle", "clause", "negation")
+USES = ("stop", "marker", "boundary", "particle", "clause", "negation", "meaning")
 
 
 @functools.cache
