@@ -9,8 +9,9 @@ questions (``players.tsv``) and the German ones (``german.tsv``) beside ``questi
 (German MRR@10 0.645, hit@3 0.72 with ``german.tsv`` after its round's German-side changes;
 English 0.66 / 0.70, FTS5 0.46, so 1.4x; after the sixth round's topic and German-section
 changes German 0.676 / 0.75, English 0.706 / 0.76, 1.54x FTS5; after the seventh round's negated
-words and chapter titles German 0.694 / 0.77, English 0.728 / 0.80, 1.59x FTS5); the held-out split is only reported
-(``python bench/questions.py --split held``), never tested, so nothing is tuned on it; so is
+words and chapter titles German 0.694 / 0.77, English 0.728 / 0.80, 1.59x FTS5); the held-out
+split is only reported (``python bench/questions.py --split held``), never tested, so nothing
+is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``),
 whose answers are checked here too.
 """
