@@ -37,9 +37,13 @@ def normalize_quotes(text: str) -> str:
     return _ODD_QUOTES.sub('"', text)
 
 
+_ITALICS = re.compile(r"(?<![\w])_([^_\n]+?)_(?![\w])")
+
+
 def strip_italics(text: str) -> str:
-    """CR .txt files mark italics as _word_; keep the words, drop the markers."""
-    return re.sub(r"(?<![\w])_([^_\n]+?)_(?![\w])", r"\1", text)
+    """CR .txt files mark italics as _word_; keep the words, drop the markers (most lines
+    have no underscore at all: they skip the regex)."""
+    return _ITALICS.sub(r"\1", text) if "_" in text else text
 
 
 def new_document(

@@ -425,6 +425,24 @@ def test_a_question_knows_the_keyword_rules_every_keyword_repeats(engine: Search
     assert not templated(rule("704.5g", zone))  # only keyword rules
 
 
+def test_the_index_stores_each_keyword_rule_s_template_as_a_question_computes_it(
+    engine: SearchEngine,
+) -> None:
+    """The build stores the template of every 701/702 unit (so a first question reads no
+    stored fields); each is what `rerank.template` makes of the unit's stored text and title
+    (a template changed without INDEX_SALT bumped would fail here), and no other unit has one."""
+    from regelwerk.index.search import rerank
+
+    stored = {docnum: (language, template) for docnum, language, template in engine.members.templates()}
+    keyword_rules = {
+        d for section in ("701", "702") for d in engine.searcher.document_numbers(numpath=section)
+    }
+    assert len(stored) > 300 and set(stored) == keyword_rules
+    for d in keyword_rules:
+        f = engine.searcher.stored_fields(d)
+        assert stored[d] == (f["language"], rerank.template(f.get("text") or "", f.get("title") or ""))
+
+
 def test_a_german_sentence_lifts_only_the_german_sections_it_names() -> None:
     """The best German section goes to GERMAN_SHARE of the best English hit; with a test,
     only the sections it accepts are lifted (in their order), the others keep their score."""

@@ -9,6 +9,7 @@ import pytest
 from regelwerk.index.store import disk
 from regelwerk.index.store.disk import Store
 from regelwerk.ingest.model.records import Document, ParsedDocument, Section
+from tests.conftest import CORPUS, NEEDS_SHARED
 
 
 def _doc(doc_id: str, sha: str, text: str = "Banding is a static ability.") -> ParsedDocument:
@@ -168,6 +169,36 @@ def test_records_are_stored_compressed_and_a_flipped_bit_is_damage(tmp_path: Pat
     path.write_bytes(bytes(flipped))
     with pytest.raises(StoreError, match="record of 'a' is damaged"):
         Store(tmp_path).get("a")
+
+
+def test_a_record_with_a_lone_surrogate_or_any_character_reads_back_as_it_was(tmp_path: Path) -> None:
+    """Records are written by msgspec; a lone surrogate (which it refuses as UTF-8) falls back
+    to ASCII escapes, and both kinds read back to the same record."""
+    store = Store(tmp_path)
+    odd = "Bündnis \u2028 line\x00 \"quoted\" \\ tab\t æ ™ 𝔐"
+    store.put(_doc("a", "1", odd))
+    store.put(_doc("b", "2", "lone \udc80 surrogate"))
+    again = Store(tmp_path)
+    assert again.get("a") == _doc("a", "1", odd)
+    assert again.get("b") == _doc("b", "2", "lone \udc80 surrogate")
+
+
+@NEEDS_SHARED
+def test_a_record_s_json_is_its_to_dict() -> None:
+    """`encode_record` hands the dataclasses to msgspec: the JSON must hold exactly what
+    ``to_dict`` gives (the same keys in the same order, lists for tuples), for a CR release
+    with examples, references and issues, and for one of the old numbering."""
+    import gzip
+    import json
+
+    from regelwerk.ingest import parse_bytes
+
+    for name in ("en/MagicCompRules-20260116.txt", "archive/MagicCompRules-20090904.txt"):
+        path = CORPUS / name
+        parsed = parse_bytes(path.read_bytes(), str(path))
+        stored = json.loads(gzip.decompress(disk.encode_record(parsed)))
+        assert json.dumps(stored) == json.dumps(parsed.to_dict())
+        assert ParsedDocument.from_dict(stored) == parsed
 
 
 def _big_cr(folder: Path) -> Path:

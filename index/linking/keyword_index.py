@@ -268,7 +268,9 @@ def _body(path: Path, sha: str, load: Callable[[], ParsedDocument]) -> dict[str,
 
 
 def _pack(data: Any) -> bytes:
-    return zlib.compress(json.dumps(data, ensure_ascii=False).encode("utf-8"))
+    """zlib's fastest level: a release's lookups are packed once per ingest of it, and each
+    level reads back the same."""
+    return zlib.compress(json.dumps(data, ensure_ascii=False).encode("utf-8"), 1)
 
 
 def _unpack(blob: bytes) -> Any:

@@ -31,6 +31,7 @@ The matching, in order; each pass sees only what earlier passes left:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -70,8 +71,10 @@ class _Item:
     key: str  # comparable: lowercased, numbers removed, whitespace folded
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def comparable(text: str) -> str:
-    """Text as lineage compares it: numbers removed, whitespace folded, lowercased."""
+    """Text as lineage compares it: numbers removed, whitespace folded, lowercased. Cached: a
+    rule reads the same in release after release, and a chain meets each release twice."""
     return " ".join(_NUMBERS.sub(" ", text).split()).lower()
 
 

@@ -219,6 +219,7 @@ def build_rules_table(library: Corpus, folder: Path, base: Path | None = None) -
 def _insert(library: Corpus, con: sqlite3.Connection, docs: list[ParsedDocument]) -> None:
     removed: dict[tuple[str, str], str] = {}
     currents = current_numbers(library, docs, removed)
+    tids: dict[tuple[str, tuple[str, ...], tuple[str, ...]], int] = {}  # release after release
     for parsed in docs:
         d = parsed.document
         con.execute(
@@ -228,8 +229,11 @@ def _insert(library: Corpus, con: sqlite3.Connection, docs: list[ParsedDocument]
         rows = []
         for sec in parsed.sections:
             if sec.number and _parses(sec.number):
-                examples = json.dumps(list(sec.examples), ensure_ascii=False)
-                tid = _text_id(con, sec.text, examples, json.dumps(list(sec.references)))
+                said = (sec.text, sec.examples, sec.references)
+                tid = tids.get(said)
+                if tid is None:  # a rule that reads as in an earlier release has its row
+                    examples = json.dumps(list(sec.examples), ensure_ascii=False)
+                    tid = tids[said] = _text_id(con, sec.text, examples, json.dumps(list(sec.references)))
                 rows.append((
                     d.id, sec.position, sec.number, sec.parent, sec.kind, sec.title, sec.language,
                     currents.get((d.id, sec.number)), removed.get((d.id, sec.number)), tid,

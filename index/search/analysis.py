@@ -283,13 +283,19 @@ EN_STOP: frozenset[str] = function_words("en", "stop")
 DE_STOP: frozenset[str] = function_words("de", "stop", folded=True)
 
 
+# The stem filters call `stem_en`/`stem_de` directly (``cachesize=None``): ``stem`` has a
+# bounded C cache of its own, and whoosh's default LFU cache in front of it cost more per
+# token than the stemming it saved (tokenizing, lowercasing and stemming 300 kB of CR text:
+# 0.47 s with it, 0.36 s without).
+
+
 def english() -> Analyzer:
     return (
         RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
         | StopFilter(stoplist=EN_STOP, minsize=1, maxsize=MAX_WORD)
         | NegationFilter()
-        | StemFilter(stemfn=stem_en)
+        | StemFilter(stemfn=stem_en, cachesize=None)
     )
 
 
@@ -300,7 +306,7 @@ def german() -> Analyzer:
         | FoldFilter()
         | CompoundFilter()
         | StopFilter(stoplist=DE_STOP, minsize=1, maxsize=MAX_WORD)
-        | StemFilter(stemfn=stem_de)
+        | StemFilter(stemfn=stem_de, cachesize=None)
     )
 
 

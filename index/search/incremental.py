@@ -182,7 +182,7 @@ class _Growth:
 
     def _unit(self, record: dict[str, Any]) -> int:
         """The uid of the unit with exactly these fields, written to whoosh if it is new."""
-        from regelwerk.index.search.whoosh_index import unit_key, words_of
+        from regelwerk.index.search.whoosh_index import template_of, unit_key, words_of
 
         key = unit_key(record)
         uid = self.keys.get(key)
@@ -192,8 +192,9 @@ class _Growth:
             self.pending[uid] = record  # written by `_write_units`, once its scope is known
             self.pending_keys[uid] = key
             self.con.execute(
-                "INSERT INTO units (uid, docnum, key, language, number, record) VALUES (?, -1, ?, ?, ?, ?)",
-                (uid, key, record.get("language"), record.get("number"), pack(record)),
+                "INSERT INTO units (uid, docnum, key, language, number, record, template) "
+                "VALUES (?, -1, ?, ?, ?, ?, ?)",
+                (uid, key, record.get("language"), record.get("number"), pack(record), template_of(record)),
             )
             self.spell.update(words_of(record))
             self.changed = True

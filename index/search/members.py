@@ -6,7 +6,7 @@ distinct *unit* (one section's or glossary entry's indexed fields) once, and thi
 where each unit occurs and what its number is today there::
 
     docs     (ord, id, sha256, version, rank, volatile, languages)  one row per document
-    units    (uid, docnum, key, language, number, dflt, record)  one per live whoosh document
+    units    (uid, docnum, key, language, number, dflt, record, template)  one per live whoosh document
     members  (doc, position, uid, current)           one row per section / glossary entry
     scope    (doc, language)                               what a plain search covers
     spell    (word, n)                                     word counts of every unit's words
@@ -17,7 +17,10 @@ version, position and number today of the occurrence the scope asks for. The num
 (``current``) belongs to the occurrence, not the unit: when a new release moves it (722 ->
 723), only these rows change and no whoosh document is written again; a search for a number
 asks `Members.today` which units are that rule today. ``record`` keeps a unit's fields
-(zlib'd JSON). Readers open the file read-only; only the builder (``incremental``) writes it.
+(zlib'd JSON); ``template`` a 701/702 rule's text with its keyword's name and numbers masked
+(``rerank.template``), made once at build time: a question counts the scope's templates
+(`Members.templates`) instead of reading every keyword rule's stored fields. Readers open the
+file read-only; only the builder (``incremental``) writes it.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ SCHEMA = """
 CREATE TABLE docs (ord INTEGER PRIMARY KEY, id TEXT UNIQUE, sha256 TEXT, version TEXT,
                    rank INTEGER, volatile INTEGER, languages TEXT);
 CREATE TABLE units (uid INTEGER PRIMARY KEY, docnum INTEGER, key TEXT UNIQUE, language TEXT,
-                    number TEXT, dflt INTEGER DEFAULT 0, record BLOB);
+                    number TEXT, dflt INTEGER DEFAULT 0, record BLOB, template TEXT);
 CREATE INDEX units_docnum ON units (docnum);
+CREATE INDEX units_template ON units (template, docnum, language) WHERE template IS NOT NULL;
 CREATE TABLE members (doc INTEGER, position INTEGER, uid INTEGER, current TEXT,
                       PRIMARY KEY (doc, position)) WITHOUT ROWID;
 CREATE INDEX members_uid ON members (uid);
@@ -49,7 +53,8 @@ Place = tuple[str, str | None, int, str | None]
 
 
 def pack(record: dict[str, Any]) -> bytes:
-    return zlib.compress(json.dumps(record, ensure_ascii=False).encode("utf-8"))
+    """A unit's fields as zlib'd JSON (the fastest level: every level reads back the same)."""
+    return zlib.compress(json.dumps(record, ensure_ascii=False).encode("utf-8"), 1)
 
 
 def unpack(blob: bytes) -> dict[str, Any]:
@@ -67,9 +72,18 @@ class Members:
         self._scope: dict[int, set[str]] = {}
         for doc, lang in self.con.execute("SELECT doc, language FROM scope"):
             self._scope.setdefault(doc, set()).add(lang)
+        self._templates: list[tuple[int, str, str]] | None = None
 
     def close(self) -> None:
         self.con.close()
+
+    def templates(self) -> list[tuple[int, str, str]]:
+        """``(whoosh document number, language, template)`` of every 701/702 unit (read once,
+        from the covering index: ~5 ms for the archive's 4,000, not the 20 ms of a table scan)."""
+        if self._templates is None:
+            sql = "SELECT docnum, language, template FROM units WHERE template IS NOT NULL"
+            self._templates = self.con.execute(sql).fetchall()
+        return self._templates
 
     def versions(self) -> list[str]:
         """Every version of an indexed document, newest first."""

@@ -545,17 +545,17 @@ class SearchEngine:
 
     def _templated(self, flt: Any) -> Callable[[dict[str, Any]], bool]:
         """A test: is a hit a keyword rule whose text another keyword rule of the scope repeats
-        with only its name changed (`rerank.template`)? The scope's 701/702 rules are read
-        once per scope and engine, on the first question that asks."""
+        with only its name changed (`rerank.template`)? The scope's 701/702 templates are
+        counted once per scope and engine, on the first question that asks, from the
+        templates the index build stored (``Members.templates``): no stored field is read."""
         key = id(flt)
         counts = self._templates.get(key)
         if counts is None:
-            counts = self._templates[key] = Counter()
-            for section in ("701", "702"):
-                for d in self.searcher.document_numbers(numpath=section):
-                    if flt is None or d in flt:
-                        f = self._stored(d)
-                        counts[(f.get("language"), _template(f))] += 1
+            counts = self._templates[key] = Counter(
+                (language, template)
+                for docnum, language, template in self.members.templates()
+                if flt is None or docnum in flt
+            )
 
         def templated(f: dict[str, Any]) -> bool:
             number = str(f.get("current") or f.get("number") or "")

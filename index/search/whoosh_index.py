@@ -47,10 +47,36 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search17-negations-chapters"
+INDEX_SALT = "search18-negations-chapters-templates"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
+
+
+#: How many values a text field remembers the analysis of (per field, per build).
+REMEMBERED = 1 << 14
+
+
+class RememberedText(TEXT):  # type: ignore[misc]
+    """A text field that analyzes each value once per build: units that differ only in their
+    number or context repeat the other fields' text (the archive writes 24,000 units whose
+    text and section-title fields hold about 30% repeated characters), and whoosh analyzes
+    every field of every document anew. The postings of a value are the same every time, so
+    the index is the same; the memo is never pickled with the schema."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_memo"}
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        if kwargs or not isinstance(value, str):
+            return super().index(value, **kwargs)  # type: ignore[no-any-return]
+        memo: dict[str, list[tuple[bytes, int, float, bytes]]] = self.__dict__.setdefault("_memo", {})
+        found = memo.get(value)
+        if found is None:
+            if len(memo) >= REMEMBERED:
+                memo.clear()
+            found = memo[value] = list(super().index(value))
+        return iter(found)
 
 
 def schema() -> Schema:
@@ -63,16 +89,16 @@ def schema() -> Schema:
         title=STORED(),
         term=STORED(),
         text=STORED(),
-        title_en=TEXT(analyzer=en),
-        title_de=TEXT(analyzer=de),
-        ctx_en=TEXT(analyzer=en),
-        ctx_de=TEXT(analyzer=de),
-        sect_en=TEXT(analyzer=en),
-        sect_de=TEXT(analyzer=de),
-        text_en=TEXT(analyzer=en),
-        text_de=TEXT(analyzer=de),
-        ex_en=TEXT(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
-        ex_de=TEXT(analyzer=de),
+        title_en=RememberedText(analyzer=en),
+        title_de=RememberedText(analyzer=de),
+        ctx_en=RememberedText(analyzer=en),
+        ctx_de=RememberedText(analyzer=de),
+        sect_en=RememberedText(analyzer=en),
+        sect_de=RememberedText(analyzer=de),
+        text_en=RememberedText(analyzer=en),
+        text_de=RememberedText(analyzer=de),
+        ex_en=RememberedText(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
+        ex_de=RememberedText(analyzer=de),
         language=ID(stored=True),
         kind=ID(stored=True),
         order=NUMERIC(sortable=True),  # rule number order: 702.22 < 702.22a < 702.23
@@ -177,8 +203,8 @@ def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurr
             yield d.id, 100000 + g.position, None, _glossary_record(g)
 
 
-#: `unit_key`'s JSON, made once (``json.dumps`` with options builds an encoder per call, and
-#: indexing the archive keys 300,000 records).
+#: `unit_key`'s JSON for a value that is no text, made once (``json.dumps`` with options builds
+#: an encoder per call).
 _KEY_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
 #: The CR chapters whose title joins their rules' section titles (``sect``): Multiplayer Rules
 #: and Casual Variants name a way of playing that their rules' own words often leave unsaid
@@ -221,10 +247,35 @@ def _cited(text: str) -> tuple[str, ...]:
     return find_references(text)[:GLOSSED_CITES]
 
 
+_UNKEYED = frozenset(("key", "uid", "order"))
+
+
 def unit_key(record: dict[str, Any]) -> str:
-    """The identity of a unit: a hash of every field it is indexed and shown with."""
-    body = {k: v for k, v in record.items() if k not in ("key", "uid", "order") and v}
-    return hashlib.sha1(_KEY_JSON.encode(body).encode("utf-8")).hexdigest()
+    """The identity of a unit: a hash of every field it is indexed and shown with, by name,
+    each value with its length (so no two records hash alike by where one value ends). The
+    archive keys 270,000 occurrences; hashing the parts costs a third of encoding JSON."""
+    digest = hashlib.sha1()
+    for name in sorted(record):
+        value = record[name]
+        if value and name not in _UNKEYED:
+            text = value if isinstance(value, str) else _KEY_JSON.encode(value)
+            digest.update(f"{name}\0{len(text)}\0{text}\0".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+#: The sections whose rules a question compares as templates (``Members.templates``).
+TEMPLATED_SECTIONS = ("701", "702")
+
+
+def template_of(record: dict[str, Any]) -> str | None:
+    """A 701/702 unit's template (``rerank.template`` of its stored text and title), None for
+    any other unit. Stored at build time, so ``rerank.template`` changing needs INDEX_SALT
+    bumped (a test compares the two on a built index)."""
+    from regelwerk.index.search.rerank import template
+
+    if not any(s in TEMPLATED_SECTIONS for s in lineage(record.get("number") or "")):
+        return None
+    return template(str(record.get("text") or ""), str(record.get("title") or ""))
 
 
 def number_order(number: str | None) -> int:
@@ -381,6 +432,7 @@ __all__ = [
     "languages",
     "open_index",
     "schema",
+    "template_of",
     "unit_key",
     "unit_records",
     "vocabulary",

@@ -291,10 +291,20 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 
 def encode_record(parsed: ParsedDocument) -> bytes:
-    """A record's bytes on disk: its JSON, gzip'd (a CR release is 1.2 MB of JSON, mostly text)."""
+    """A record's bytes on disk: its JSON, gzip'd (a CR release is 1.2 MB of JSON, mostly text).
+    msgspec writes the JSON straight from the frozen dataclasses: every field in order, tuples
+    as lists, which is what ``to_dict`` makes (a test compares them), in a tenth of the time of
+    ``to_dict`` and ``json.dumps``. A lone surrogate, which it refuses as UTF-8, takes
+    `_dumps`'s ASCII escapes."""
     import gzip
 
-    return gzip.compress(_dumps(parsed.to_dict()).encode("utf-8"), compresslevel=RECORD_LEVEL, mtime=0)
+    import msgspec
+
+    try:
+        body = msgspec.json.encode(parsed)
+    except UnicodeEncodeError:
+        body = _dumps(parsed.to_dict()).encode("utf-8")
+    return gzip.compress(body, compresslevel=RECORD_LEVEL, mtime=0)
 
 
 def read_record(path: Path) -> ParsedDocument:

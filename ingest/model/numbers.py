@@ -35,6 +35,12 @@ class RuleNumber:
     @classmethod
     def parse(cls, text: str) -> RuleNumber:
         """Parse a number as documents write it ("702.22.", "702.22j", "119.1d.")."""
+        if cls is RuleNumber:
+            return _parsed(text)
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> RuleNumber:
         m = _NUMBER.match(text.strip())
         if not m:
             raise InvalidRuleNumber(text)
@@ -108,6 +114,13 @@ class RuleNumber:
         return f"{self.section}.{self.rule}{self.letter or ''}"
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _parsed(text: str) -> RuleNumber:
+    """`RuleNumber.parse`, cached (the record is frozen): ingesting the archive parses the
+    same few thousand numbers 700,000 times. A bad number raises each time (not cached)."""
+    return RuleNumber._parse(text)
+
+
 def normalize(text: str) -> str:
     """Canonical string form of a number as documents write it ("702.22." -> "702.22")."""
     return str(RuleNumber.parse(text))
@@ -155,8 +168,24 @@ _ANY_NUMBER = re.compile(r"[1-9]\d{2}")
 _BARE_WORDS = ("rule", "section", "regel", "abschnitt")
 
 
+#: Texts up to this long have their references cached: a rule reads the same in release after
+#: release of the archive, so most texts come back; a pasted megabyte is scanned, not kept.
+_CACHED_TEXT = 4096
+
+
 def find_references(text: str) -> tuple[str, ...]:
     """Rule numbers mentioned in running text, in order, without duplicates."""
+    if len(text) <= _CACHED_TEXT:
+        return _cached_references(text)
+    return _references(text)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _cached_references(text: str) -> tuple[str, ...]:
+    return _references(text)
+
+
+def _references(text: str) -> tuple[str, ...]:
     found: list[tuple[int, str]] = []
     if not _ANY_NUMBER.search(text):  # most rule texts cite nothing: skip the slower scans
         return ()
