@@ -80,6 +80,7 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("query", "GERMAN_NAMED", None): (0.0, 1.0),
     ("rerank", "BOILERPLATE", None): (1.0, 0.8, 0.6, 0.4),
     ("question", "MEANING", None): (0.0, 0.25, 0.5, 1.0),
+    ("question", "COGNATE", None): (0.0, 0.5, 1.0),
 }
 #: Where every descent starts: each signal off, the field boosts of keyword lookups (title 4,
 #: context 2, text 1, no section titles, examples 1), whoosh's BM25F (B 0.75, K1 1.2), the

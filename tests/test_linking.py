@@ -143,6 +143,41 @@ def test_linked_round_trips_through_json() -> None:
     assert Linked.from_dict(linked.to_dict()) == linked
 
 
+def _same_records(a: object, b: object, path: str = "") -> None:
+    """`a` and `b` hold the same values of the same types, field by field (dataclass
+    equality skips fields with ``compare=False`` and takes a list for a tuple)."""
+    import dataclasses
+
+    assert type(a) is type(b), path
+    if dataclasses.is_dataclass(a):
+        for f in dataclasses.fields(a):
+            _same_records(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+    elif isinstance(a, tuple) and isinstance(b, tuple):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same_records(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, path
+
+
+@needs_corpus
+def test_stored_links_decode_to_what_from_dict_makes() -> None:
+    """The keyword index decodes its stored JSON with msgspec (`_decoded`): the records must be
+    exactly `Linked.from_dict`'s, for releases, seeds, excerpt numbers and eras; JSON that
+    does not fit the types goes through `from_dict` too."""
+    import json
+
+    from regelwerk.index.linking.keyword_index import _decoded
+
+    linked = link((*_corpus(), *_seeds()), load_terms())
+    raw = json.dumps(linked.to_dict(), ensure_ascii=False).encode("utf-8")
+    assert linked.assigned and linked.eras and linked.keywords
+    _same_records(_decoded(raw), Linked.from_dict(json.loads(raw)))
+    odd = json.loads(raw)
+    odd["newest"] = 7  # no str: msgspec refuses it, from_dict keeps it
+    assert _decoded(json.dumps(odd).encode("utf-8")).newest == 7
+
+
 # -- the shipped seeds ------------------------------------------------------------------------
 @functools.cache
 def _seeds() -> tuple[ParsedDocument, ...]:

@@ -6,7 +6,7 @@ import pytest
 
 from regelwerk.index.search.analysis import DE_STOP
 from regelwerk.index.search.lexicon import Lexicon, lexicon
-from regelwerk.index.search.question import intents, language, read
+from regelwerk.index.search.question import cognate, intents, language, read
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +116,30 @@ def test_german_stop_words_with_a_rules_meaning_are_read_not_dropped(lex: Lexico
     # "andern" typed without its umlaut is the stop word "others", not "ändern" (change)
     assert "change" not in read("die andern Karten ziehen", english_word, DE_STOP, lex).english
     assert "change" in read("die Reihenfolge ändern", english_word, DE_STOP, lex).english
+
+
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [
+        ("aktionen", "action"),
+        ("statische", "static"),
+        ("prioritat", "priority"),
+        ("ignoriert", "ignore"),
+        ("effekt", "effect"),
+        ("instruktion", "instruction"),
+        ("worden", None),  # "been": a stem of four letters is no loanword ("word")
+        ("spieler", None),
+    ],
+)
+def test_loanwords_are_read_as_the_english_word_they_are_spelt_as(word: str, english: str | None) -> None:
+    known = {"action", "static", "priority", "ignore", "effect", "instruction", "word", "player"}
+    assert cognate(word, lambda w: w in known) == english
+
+
+def test_an_untranslated_loanword_reaches_english(lex: Lexicon) -> None:
+    assert not lex.knows("Duplikat")
+    reading = read("Was passiert mit einem Duplikat", lambda w: w.lower() == "duplicate", DE_STOP, lex)
+    assert "duplicate" in reading.english and "Duplikat" not in reading.untranslated
 
 
 def test_function_words_are_no_compound_parts(lex: Lexicon) -> None:
