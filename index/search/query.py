@@ -503,8 +503,8 @@ class SearchEngine:
 
     def _derived(self, wanted: Iterable[str]) -> dict[str, frozenset[str]]:
         """English rule-text terms derived from each `wanted` term: up to DERIVED_LETTERS
-        letters longer ("own" -> "owner") or with "un" before it ("tap" -> "untap"); from the
-        term dictionary, once per term and engine (see `rerank.DERIVED_COVER`)."""
+        letters longer ("own" -> "owner"); from the term dictionary, once per term and engine
+        (see `rerank.DERIVED_COVER`)."""
         reader = self.searcher.reader()
         out: dict[str, frozenset[str]] = {}
         for t in wanted:
@@ -513,8 +513,6 @@ class SearchEngine:
                 longer = reader.expand_prefix("text_en", t) if len(t) >= 3 else ()
                 forms = {w.decode() if isinstance(w, bytes) else str(w) for w in longer}
                 forms = {w for w in forms if 0 < len(w) - len(t) <= rerank.DERIVED_LETTERS}
-                if reader.doc_frequency("text_en", f"un{t}"):
-                    forms.add(f"un{t}")
                 found = self._derivations[t] = frozenset(forms)
             if found:
                 out[t] = found

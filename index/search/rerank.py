@@ -56,11 +56,11 @@ QUESTION_TERMS = 3
 RESTATED = 0.6
 
 #: The stemmer keeps a word and the words derived from it apart ("own" / "owner", "block" /
-#: "blockers", "tapped" / "untapped"), though a question asking "who owns a token" is answered by
-#: "The player who creates a token is its owner" (111.2), "can a tapped creature block" by "The
-#: chosen creatures must be untapped" (509.1a). For a question, an English term a hit holds only
-#: in such a form (the term with up to DERIVED_LETTERS more letters, or with "un" before it)
-#: covers this share of its weight in `coordinate` (tuned by ``bench/tune.py``; 0 turns it off).
+#: "blockers"), though a question asking "who owns a token" is answered by "The player who
+#: creates a token is its owner" (111.2). For a question, an English term a hit holds only in
+#: such a form (the term with up to DERIVED_LETTERS more letters) covers this share of its
+#: weight in `coordinate` (tuned by ``bench/tune.py``; 0 turns it off). A negated word needs
+#: none of this: the analyzer gives "untapped" the term of "tapped" too (``analysis``).
 DERIVED_COVER = 1.0  # 0.5 -> 1.0: chosen in every cross-validation fold
 DERIVED_LETTERS = 3
 
