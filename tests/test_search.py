@@ -329,6 +329,24 @@ def test_a_tapped_question_finds_the_rule_about_untapped_creatures(engine: Searc
     assert "509.1a" in currents(engine, "can a tapped creature block", n=3)
 
 
+def test_a_phrase_of_negated_words_is_compared_word_by_word() -> None:
+    """"untapped" is two terms (untap, tap) at one place: the phrase "untapped creature"
+    still holds in a text saying it, and "tapped creature" still does not."""
+    from regelwerk.index.search import rerank
+    from regelwerk.index.search.analysis import terms
+
+    def analyze(lang: str, word: str) -> frozenset[str]:
+        return frozenset(terms(lang, word))
+
+    def phrase(query: str) -> list[frozenset[str]]:
+        return [t for t in (analyze("en", w) for w in query.split()) if t]
+
+    boosts = {"title": 4.0, "text": 1.0}
+    hit = {"language": "en", "title": "", "text": "Each untapped creature the player controls"}
+    assert rerank.phrase_factor(hit, phrase("untapped creature"), analyze, boosts) > 1.0
+    assert rerank.phrase_factor(hit, phrase("tapped creature"), analyze, boosts) == 1.0
+
+
 def test_a_rule_s_glossary_term_is_searchable_for_questions() -> None:
     """A glossary entry's term joins the ``sect`` field of the rule it cites (a heading's
     first subrule for a heading), so "dies" and "summoning sickness" reach 700.4 and 302.6."""

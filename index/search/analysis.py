@@ -224,6 +224,7 @@ class CompoundFilter(Filter):  # type: ignore[misc]
 
 #: Negating prefixes of English rules words (`NegationFilter`), longest first.
 NEGATIONS = ("non", "un")
+_NEGATION_STARTS = frozenset(p[0] for p in NEGATIONS)
 #: A base shorter than this is no word of its own ("unit", "undo").
 _MIN_BASE = 3
 #: Words that begin like a negation and are not one, or whose "base" is another word
@@ -260,10 +261,11 @@ class NegationFilter(StatelessFilter):
         for t in tokens:
             word = t.text  # read before yielding: later filters rewrite the shared token
             yield t
-            base = negated_base(word)
-            if base:
-                t.text = base
-                yield t
+            if word[:1] in _NEGATION_STARTS:  # most words: no cache look-up
+                base = negated_base(word)
+                if base:
+                    t.text = base
+                    yield t
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -379,7 +379,7 @@ class SearchEngine:
 
         problem: Arg | None = syntax_problem(text) if uses_syntax(text) else None
         highlight: dict[str, set[str]] = {"en": set(), "de": set()}
-        phrase: list[str] = []
+        phrase: list[frozenset[str]] = []
         said: set[str] = set()
         scale: dict[str, float] = {}
         q: Any = None
@@ -474,7 +474,7 @@ class SearchEngine:
         self,
         found: rerank.Ranked,
         wanted: dict[str, set[str]],
-        phrase: list[str] | None = None,
+        phrase: list[frozenset[str]] | None = None,
         question: bool = False,
         said: set[str] | None = None,
         scale: dict[str, float] | None = None,
@@ -644,7 +644,7 @@ class SearchEngine:
         text: str,
         highlight: dict[str, set[str]],
         notes: list[Arg],
-        phrase: list[str],
+        phrase: list[frozenset[str]],
         said: set[str] | None = None,
         scale: dict[str, float] | None = None,
     ) -> Any:
@@ -673,7 +673,7 @@ class SearchEngine:
         else:
             clauses = self._word_clauses(reading.lang == "de", words, highlight, said)
             self._concept_clauses(cr, en, clauses, highlight, scale)
-        ordered = terms("en", joined)
+        ordered = [t for t in (self._analyze("en", w) for w in fixed) if t]
         if 1 < len(ordered) <= PHRASE_WORDS:
             phrase[:] = ordered
         clauses.extend(self._number_clauses(numbers))

@@ -118,8 +118,12 @@ def _terms(text: str, lang: str, analyze: Analyze) -> set[str]:
     return out
 
 
-def phrase_factor(f: Fields, phrase: list[str], analyze: Analyze, boosts: Mapping[str, float]) -> float:
-    """The PHRASE factor of an English hit: its title, else its text, holds `phrase`.
+def phrase_factor(
+    f: Fields, phrase: list[frozenset[str]], analyze: Analyze, boosts: Mapping[str, float]
+) -> float:
+    """The PHRASE factor of an English hit: its title, else its text, holds `phrase`, the
+    query's words in order, each as its index terms (stop words left out), compared word by
+    word ("untapped" is untap and tap, and "tapped" is not it).
 
     `boosts` are the query's field boosts: the text's factor is scaled down as its words are.
     """
@@ -127,8 +131,7 @@ def phrase_factor(f: Fields, phrase: list[str], analyze: Analyze, boosts: Mappin
         return 1.0
     n = len(phrase)
     for field in ("title", "text"):
-        words = _WORD.findall(str(f.get(field) or ""))
-        seq = [t for w in words for t in sorted(analyze("en", w))]
+        seq = [t for t in (analyze("en", w) for w in _WORD.findall(str(f.get(field) or ""))) if t]
         if any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1)):
             return 1 + PHRASE * boosts[field] / boosts["title"]
     return 1.0
