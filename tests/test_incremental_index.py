@@ -102,6 +102,23 @@ def test_a_grown_index_equals_a_fresh_one(
     assert _rules(tmp_path / "grown") == _rules(tmp_path / "fresh")
     rows, _ = _rules(tmp_path / "grown")
     assert ("cr-en-2020-01-01", "100.2", "100.3") in {(r[0], r[2], r[10]) for r in rows}
+    # a new table gets its indexes after its rows (``MEMBER_INDEXES``, ``lookup._INDEXES``)
+    wanted = {"members_uid", "members_current", "units_docnum", "units_template",
+              "placed_number", "placed_position", "placed_parent", "placed_current"}
+    assert _indexes(tmp_path / "grown") == _indexes(tmp_path / "fresh") == wanted
+
+
+def _indexes(home: Path) -> set[str]:
+    """The named indexes of the newest search members table and rules table."""
+    found: set[str] = set()
+    for folder, name in ((_search_dir(home), FILE), (_search_dir(home, "rules"), "rules.sqlite")):
+        con = sqlite3.connect(folder / name)
+        try:
+            sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+            found |= {n for (n,) in con.execute(sql)}
+        finally:
+            con.close()
+    return found
 
 
 def test_adding_a_release_keeps_the_previous_segments(

@@ -211,7 +211,7 @@ def forms_for(
         alone.update(printings[i].segments)
     dice = {k: 2 * n / (len(positive) + df[k]) for k, n in both.items() if n >= MIN_PRINTINGS and says(k)}
     main: list[str] = []
-    for key in sorted((k for k in dice if dice[k] >= MIN_DICE), key=lambda k: (-dice[k], -both[k])):
+    for key in sorted((k for k in dice if dice[k] >= MIN_DICE), key=lambda k: (-dice[k], -both[k], k)):
         if _subsumed(key, main, both, alone):
             continue
         main = [k for k in main if not (k in key and both[key] >= SUBSUMED * both[k])]
@@ -229,7 +229,7 @@ def forms_for(
             and both[k] >= MIN_PRECISION * df[k]
             and alone[k] >= 0.5 * both[k]
         ]
-        for key in sorted(older, key=lambda k: -both[k]):
+        for key in sorted(older, key=lambda k: (-both[k], k)):
             ev = _evidence(key, dice[key], alone[key] / both[key], positive, printings, surfaces)
             first, last = int(str(ev["first_year"])), int(str(ev["last_year"]))
             in_era = sum(1 for i in positive if first <= printings[i].year <= last)

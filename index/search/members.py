@@ -42,10 +42,15 @@ CREATE INDEX units_docnum ON units (docnum);
 CREATE INDEX units_template ON units (template, docnum, language) WHERE template IS NOT NULL;
 CREATE TABLE members (doc INTEGER, position INTEGER, uid INTEGER, current TEXT,
                       PRIMARY KEY (doc, position)) WITHOUT ROWID;
-CREATE INDEX members_uid ON members (uid);
-CREATE INDEX members_current ON members (current);
 CREATE TABLE scope (doc INTEGER, language TEXT);
 CREATE TABLE spell (word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
+"""
+
+#: The members table's own indexes, made by a new table's builder after its rows are in
+#: (sorting the archive's 277,000 rows once costs about 60% of keeping them in order row by row).
+MEMBER_INDEXES = """
+CREATE INDEX members_uid ON members (uid);
+CREATE INDEX members_current ON members (current);
 """
 
 #: One placed occurrence: (document id, version, position, number today).
@@ -157,4 +162,4 @@ class Members:
         return {uid: place for uid, (_, place) in best.items()}
 
 
-__all__ = ["FILE", "SCHEMA", "Members", "Place", "pack", "unpack"]
+__all__ = ["FILE", "MEMBER_INDEXES", "SCHEMA", "Members", "Place", "pack", "unpack"]
