@@ -7,8 +7,8 @@ language is held out (``split`` = ``held``): tuning looks at the ``dev`` rows on
 rows are scored for the final report. Run ``python bench/questions.py`` from the repository
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
 the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
-the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2`` for the third
-(``fresh2.tsv``); the dev split also reads the
+the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2`` and ``--split fresh3``
+for the third and fourth (``fresh2.tsv``, ``fresh3.tsv``); the dev split also reads the
 players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists
 the questions whose answer is not first.
 """
@@ -36,6 +36,11 @@ FRESH = QUESTIONS.with_name("fresh.tsv")
 #: The third held-out set (``split`` = ``fresh2``): written by the lead at the start of the
 #: fifth round, kept outside the repository while that round tuned, scored only at its end.
 FRESH2 = QUESTIONS.with_name("fresh2.tsv")
+#: The fourth held-out set (``split`` = ``fresh3``): written by the lead at the start of the
+#: twelfth session, kept outside the repository while that session tuned, scored at its end.
+FRESH3 = QUESTIONS.with_name("fresh3.tsv")
+#: The held-out files by split name.
+HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -60,11 +65,11 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
     (`PLAYERS`) and the German ones (`GERMAN`), ``held`` ``questions.tsv`` alone, ``players``
     and ``german`` one of those files alone, ``fresh`` the fresh held-out file (`FRESH`) and
-    ``fresh2`` the third one (`FRESH2`).
+    ``fresh2`` and ``fresh3`` the third and fourth ones (`HELD_OUT`).
     """
     if path is None:
-        if split in ("fresh", "fresh2"):
-            return load_questions(FRESH if split == "fresh" else FRESH2, split)
+        if split in HELD_OUT:
+            return load_questions(HELD_OUT[split], split)
         if split in ("players", "german"):
             return load_questions(PLAYERS if split == "players" else GERMAN, "dev")
         more = (PLAYERS, GERMAN) if split in ("dev", None) else ()
