@@ -519,3 +519,28 @@ def test_derived_forms_come_from_the_rule_text(engine: SearchEngine) -> None:
     # a negated word is no derived form: the analyzer gives "untapped" the term "tap" itself
     assert "untap" not in found.get("tap", frozenset())
     assert "zz" not in found and all(len(w) <= len("own") + 3 for w in found["own"])
+
+
+def test_a_question_translates_from_the_names_file_without_the_keyword_records(library: Corpus) -> None:
+    """A question's words are translated through the keyword names stored beside linking's
+    records (``names.json``), so a cold question decodes neither the records nor imports the
+    record types or linking itself; only that names module is loaded."""
+    SearchEngine(library).close()
+    heavy = ("regelwerk.ingest.model.records", "regelwerk.index.rules", "regelwerk.index.linking.link",
+             "regelwerk.index.linking.keyword", "msgspec")
+    stdout, loaded = cli_imports(library.home, ["search", "Wann darf ich eine Hexerei wirken?"], heavy)
+    assert "307.1" in stdout
+    assert [m for m in loaded if m != "regelwerk.index.linking.keyword_index"] == []
+
+
+def test_the_names_file_translates_as_the_keyword_records_do(library: Corpus) -> None:
+    from regelwerk.index.linking.keyword_index import keyword_index, keyword_names
+    from regelwerk.index.terms.aliases import load_aliases
+
+    index, names = keyword_index(library), keyword_names(library)
+    words = {w for k in index.keywords() for w in (k.en, *k.german_names)}
+    words |= {a.word for a in load_aliases()} | {"Giftmarken", "Bündnisfähigkeiten", "Kampfschadensschritt"}
+    assert len(words) > 300
+    for word in sorted(words):
+        for src in ("de", "en"):
+            assert names.translate(word, src) == index.translate(word, src), (word, src)

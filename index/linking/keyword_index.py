@@ -21,12 +21,12 @@ import json
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from regelwerk.ingest.model.fold import compact
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from regelwerk.index.linking.keyword import CardRef, Era, Keyword
     from regelwerk.index.linking.link import Linked
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import ParsedDocument
 
 #: Bump when Linked's JSON shape or the linking rules change, to force a rebuild.
-SCHEMA = 6
+SCHEMA = 7
 #: Linking's lookups of each release (``_lookups``), beside the per-fingerprint artefacts.
 LOOKUPS = "releases.sqlite"
 ARTEFACT = "keywords"
@@ -42,6 +42,9 @@ _FILE = "keywords.json"
 #: Every name of a keyword or card, for ``term`` (``terms.lookup.Vocabulary``), written beside
 #: the records at build time so a cold lookup reads only the names.
 VOCABULARY = "vocabulary.json"
+#: Every keyword's names (`names_rows`), beside the records, so a search translating a word
+#: reads a small file instead of decoding every release's keyword records.
+NAMES = "names.json"
 
 #: A word shorter than this is matched as written only, never by its stem.
 _MIN_STEMMED = 4
@@ -51,30 +54,12 @@ class KeywordIndex:
     """Lookups over one linking result. Immutable; cheap to share."""
 
     def __init__(self, linked: Linked) -> None:
-        from regelwerk.index.terms.aliases import load_aliases
-        from regelwerk.ingest.model.stemming import StemIndex
-
         self.linked = linked
         self._by_id = {k.id: k for k in linked.keywords}
         self._versions = dict(linked.versions)
         self._eras = {e.document: e for e in linked.eras}
         self._by_ref: dict[tuple[str, str], tuple[int, Keyword]] | None = None
-        self._en: dict[str, list[Keyword]] = {}
-        self._de: dict[str, list[Keyword]] = {}
-        for k in linked.keywords:
-            self._en.setdefault(compact(k.en), []).append(k)
-            for name in k.german_names:
-                self._de.setdefault(compact(name), []).append(k)
-        # Words people say ("Spielfeld", "Priorität", the other sense of "counter") reach
-        # their term too, after its own names (data/terms/aliases.tsv).
-        by_row = {(k.en, k.kind): k for k in linked.keywords}
-        for alias in load_aliases():
-            target = by_row.get((alias.en, alias.kind))
-            table = self._de if alias.lang == "de" else self._en
-            if target is not None and target not in table.get(compact(alias.word), []):
-                table.setdefault(compact(alias.word), []).append(target)
-        # The same names by stem, for inflected words ("Giftmarken" -> "Giftmarke").
-        self._stemmed = {lang: StemIndex(table, lang) for lang, table in (("en", self._en), ("de", self._de))}
+        self.names: KeywordNames[Keyword] = KeywordNames(linked.keywords)
 
     # records --------------------------------------------------------------------------------
     def keywords(self) -> list[Keyword]:
@@ -99,9 +84,7 @@ class KeywordIndex:
     # lookups --------------------------------------------------------------------------------
     def find(self, name: str) -> Keyword | None:
         """The keyword called `name` in English or German (folded exact match)."""
-        key = compact(name)
-        hits = self._en.get(key) or self._de.get(key)
-        return hits[0] if hits else None
+        return self.names.find(name)
 
     def current(self, doc_id: str, number: str) -> str | None:
         """The same rule's number in the newest English CR (subrules keep their letter).
@@ -151,6 +134,66 @@ class KeywordIndex:
         return next((r.number for r in k.rules if r.document == newest), None)
 
     def translate(self, word: str, src: str) -> list[str]:
+        """Names of `word` in the other language (`KeywordNames.translate`)."""
+        return self.names.translate(word, src)
+
+
+class Named(Protocol):
+    """What name lookups read of a keyword: its English name, kind and German forms."""
+
+    @property
+    def en(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def german_names(self) -> tuple[str, ...]: ...
+
+
+class Names(NamedTuple):
+    """A keyword's names alone, as `NAMES` stores them for query translation."""
+
+    en: str
+    kind: str
+    german_names: tuple[str, ...]
+
+
+N = TypeVar("N", bound=Named)
+
+
+class KeywordNames(Generic[N]):
+    """The keywords by every name in both languages, the aliases included ("Spielfeld",
+    "Priorität", the other sense of "counter" reach their term after its own names), and by
+    stem for inflected words ("Giftmarken" -> "Giftmarke"). `KeywordIndex` keeps one over its
+    records; a search reads one over `NAMES` alone, without the records."""
+
+    def __init__(self, keywords: Iterable[N]) -> None:
+        from regelwerk.index.terms.aliases import load_aliases
+        from regelwerk.ingest.model.stemming import StemIndex
+
+        self._en: dict[str, list[N]] = {}
+        self._de: dict[str, list[N]] = {}
+        by_row: dict[tuple[str, str], N] = {}
+        for k in keywords:
+            self._en.setdefault(compact(k.en), []).append(k)
+            for name in k.german_names:
+                self._de.setdefault(compact(name), []).append(k)
+            by_row[(k.en, k.kind)] = k
+        for alias in load_aliases():
+            target = by_row.get((alias.en, alias.kind))
+            table = self._de if alias.lang == "de" else self._en
+            if target is not None and target not in table.get(compact(alias.word), []):
+                table.setdefault(compact(alias.word), []).append(target)
+        self._stemmed = {lang: StemIndex(table, lang) for lang, table in (("en", self._en), ("de", self._de))}
+
+    def find(self, name: str) -> N | None:
+        """The keyword called `name` in English or German (folded exact match)."""
+        key = compact(name)
+        hits = self._en.get(key) or self._de.get(key)
+        return hits[0] if hits else None
+
+    def translate(self, word: str, src: str) -> list[str]:
         """Names of `word` in the other language, lower-cased, for query expansion.
 
         ``src="de"``: German word or inflected compound -> English names ("Giftmarken" ->
@@ -168,19 +211,19 @@ class KeywordIndex:
             out.extend(n.lower() for n in names)
         return list(dict.fromkeys(out))
 
-    def _lookup(self, word: str, src: str) -> list[Keyword]:
+    def _lookup(self, word: str, src: str) -> list[N]:
         table = self._de if src == "de" else self._en
         key = compact(word)
         if key in table:
             return table[key]
         if len(key) < _MIN_STEMMED:
             return []
-        found: list[Keyword] = []
+        found: list[N] = []
         for name in self._stemmed[src].find(key):
             found.extend(k for k in table[name] if k not in found)
         return found
 
-    def _compound(self, key: str) -> list[Keyword]:
+    def _compound(self, key: str) -> list[N]:
         for i in range(len(key) - 3, 2, -1):
             head, tail = key[:i], key[i:]
             tails = self._lookup(tail, "de")
@@ -192,6 +235,29 @@ class KeywordIndex:
             if heads:
                 return [*heads, *tails]
         return []
+
+
+
+def names_rows(keywords: Iterable[Named]) -> list[list[Any]]:
+    """`NAMES`' rows: each keyword's names once, where its last record stands (an alias goes
+    to the last record of its row, as in `KeywordNames`), in record order."""
+    rows = [(k.en, k.kind, tuple(k.german_names)) for k in keywords]
+    kept = list(dict.fromkeys(reversed(rows)))[::-1]
+    return [[en, kind, list(german)] for en, kind, german in kept]
+
+
+def load_names(path: Path) -> KeywordNames[Names]:
+    """The keyword names stored in artefact folder `path` (see `keyword_artefact`)."""
+    found = _NAMES.get(path)
+    if found is None:
+        rows = json.loads((path / NAMES).read_text(encoding="utf-8"))
+        found = _NAMES[path] = KeywordNames(Names(en, kind, tuple(de)) for en, kind, de in rows)
+    return found
+
+
+def keyword_names(library: Corpus) -> KeywordNames[Names]:
+    """`library`'s keyword names for query translation: a small file, not the records."""
+    return load_names(keyword_artefact(library))
 
 
 _TABLE = f"releases{SCHEMA}"
@@ -277,8 +343,9 @@ def _unpack(blob: bytes) -> Any:
     return json.loads(zlib.decompress(blob))
 
 
-#: Loaded indexes by path (an artefact's files never change once it is in place).
+#: Loaded indexes and names by path (an artefact's files never change once it is in place).
 _LOADED: dict[Path, KeywordIndex] = {}
+_NAMES: dict[Path, KeywordNames[Names]] = {}
 
 
 def load_index(path: Path) -> KeywordIndex:
@@ -336,6 +403,8 @@ def keyword_artefact(library: Corpus) -> Path:
         (tmp / _FILE).write_text(json.dumps(linked.to_dict(), ensure_ascii=False), encoding="utf-8")
         index = KeywordIndex(linked)
         (tmp / VOCABULARY).write_text(lookup.Vocabulary.of(index).to_json(), encoding="utf-8")
+        names = json.dumps(names_rows(linked.keywords), ensure_ascii=False)
+        (tmp / NAMES).write_text(names, encoding="utf-8")
         built.append(index)
 
     built: list[KeywordIndex] = []

@@ -48,7 +48,7 @@ from regelwerk.ingest.model.message import N_, Arg, msg
 from regelwerk.ingest.model.numbers import RuleNumber
 
 if TYPE_CHECKING:
-    from regelwerk.index.linking.keyword_index import KeywordIndex
+    from regelwerk.index.linking.keyword_index import KeywordNames, Names
     from regelwerk.index.search.collect import TermCache
     from regelwerk.index.store.corpus import Corpus
 
@@ -152,7 +152,7 @@ class SearchEngine:
         self._all_versions = False
         self._vocab: dict[str, tuple[int, str]] | None = None
         self._buckets: dict[str, list[str]] = {}
-        self._links: KeywordIndex | None = None
+        self._links: KeywordNames[Names] | None = None
         self._filters: dict[tuple[str | None, bool, str | None], Any] = {}
         self._analyzed: dict[str, dict[str, frozenset[str]]] = {}
         self._derivations: dict[str, frozenset[str]] = {}
@@ -182,11 +182,13 @@ class SearchEngine:
             self._buckets = {k: [w for _, w in sorted(v)] for k, v in buckets.items()}
         return self._vocab
 
-    def links(self) -> KeywordIndex:
+    def links(self) -> KeywordNames[Names]:
+        """The keywords' names in both languages (read on the first word to translate: a
+        small file beside linking's records, which a search never decodes)."""
         if self._links is None:
-            from regelwerk.index.rules.lookup import keyword_links  # only words to translate need it
+            from regelwerk.index.linking.keyword_index import keyword_names
 
-            self._links = keyword_links(self.library)
+            self._links = keyword_names(self.library)
         return self._links
 
     def _scope(self, version: str | None, all_versions: bool, lang: str | None) -> Any:
