@@ -268,7 +268,8 @@ def test_a_new_home_is_set_up_by_one_writer_step_while_readers_wait(tmp_path: Pa
     for proc in procs:
         code, out, err = _finish(proc)
         assert code == 0, (proc.args, out[-1000:], err[-1000:])
-    assert [v.split("-", 1)[1][:5] for v in _versions(home)] == ["kw6-t", "rules", "searc"]
+    # one build of each artefact kind (their schema numbers change with their formats)
+    assert [v.split("-")[1].rstrip("0123456789") for v in _versions(home)] == ["kw", "rules", "search"]
     journal = (home / "store" / "journal.jsonl").read_text(encoding="utf-8").splitlines()
     puts = [json.loads(line)["id"] for line in journal if json.loads(line)["op"] == "put"]
     assert len(puts) == len(set(puts)) == 4, puts  # the seeds, stored once
