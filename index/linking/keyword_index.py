@@ -237,7 +237,6 @@ class KeywordNames(Generic[N]):
         return []
 
 
-
 def names_rows(keywords: Iterable[Named]) -> list[list[Any]]:
     """`NAMES`' rows: each keyword's names once, where its last record stands (an alias goes
     to the last record of its row, as in `KeywordNames`), in record order."""

@@ -39,7 +39,7 @@ from regelwerk.index.search.question import Reading, language, read
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
 from regelwerk.index.search.syntax import syntax_problem, uses_syntax, without_question_marks
-from regelwerk.index.search.whoosh_index import index_dir, load_vocabulary
+from regelwerk.index.search.whoosh_index import TEMPLATED_SECTIONS, index_dir, load_vocabulary
 from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
 from regelwerk.ingest.model.errors import InputError, UnknownVersion
@@ -559,7 +559,7 @@ class SearchEngine:
 
         def templated(f: dict[str, Any]) -> bool:
             number = str(f.get("current") or f.get("number") or "")
-            if f.get("kind") == "glossary" or not number.startswith(("701.", "702.")):
+            if f.get("kind") == "glossary" or not number.startswith(_TEMPLATED):
                 return False
             return counts[(f.get("language"), _template(f))] > 1
 
@@ -901,6 +901,10 @@ class SearchEngine:
         if found is None:
             found = cache[word] = frozenset(terms(lang, word))
         return found
+
+
+#: Rule numbers of the sections whose templates the index stores (``TEMPLATED_SECTIONS``).
+_TEMPLATED = tuple(f"{section}." for section in TEMPLATED_SECTIONS)
 
 
 def _template(f: dict[str, Any]) -> str:
