@@ -405,6 +405,24 @@ def test_a_question_demotes_a_rule_that_only_announces_a_list() -> None:
     assert factor("There are twelve special actions:", number="") == 1.0
 
 
+def test_a_what_is_question_prefers_a_section_s_opening_rule() -> None:
+    """116.1 says what special actions are; 116.2, its subrules and the section's heading do not
+    open it, a glossary entry has no number of its own; only a question asking what a thing is
+    wants the opening."""
+    from regelwerk.index.search import rerank
+
+    def factor(number: str, kind: str = "rule") -> float:
+        return rerank.opening_factor({"kind": kind, "number": number})
+
+    assert factor("116.1") == factor("702.1") == rerank.OPENING > 1.0
+    assert factor("116.2") == factor("116.1a") == factor("116") == factor("116.10") == 1.0
+    assert factor("116.1", "glossary") == factor("") == 1.0
+    for asks in ("was ist eine Spezialaktion", "What are turn-based actions", "was bedeutet zerstören"):
+        assert rerank.asks_what_is(asks)
+    for other in ("was passiert wenn", "what happens to a token", "wann ist ein Zauber verrechnet"):
+        assert not rerank.asks_what_is(other)
+
+
 def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None:
     """+1/+1 and -1/-1 counters: Graft (702.58a) goes down, 704.5q (state-based actions, no
     named thing) and 122.3 keep their score; a question naming graft keeps Graft's rules. A

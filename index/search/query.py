@@ -430,6 +430,8 @@ class SearchEngine:
             ranked = self._glossary_to_rules(ranked, flt)
         if self._asks and rerank.HEADER != 1.0:
             ranked = _rescored(ranked, rerank.header_factor)
+        if rerank.OPENING != 1.0 and rerank.asks_what_is(text):
+            ranked = _rescored(ranked, rerank.opening_factor)
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
         if self._asks and rerank.SUBRULE:
