@@ -77,6 +77,7 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("rerank", "INTENT", None): (1.0, 1.2, 1.4),
     ("rerank", "DERIVED_COVER", None): (0.0, 0.5, 1.0),
     ("rerank", "TOPIC", None): (1.0, 0.7, 0.5, 0.3),
+    ("rerank", "TITLED", None): (1.0, 1.2, 1.35, 1.5),
     ("query", "GERMAN_NAMED", None): (0.0, 1.0),
     ("rerank", "BOILERPLATE", None): (1.0, 0.8, 0.6, 0.4),
     ("rerank", "HEADER", None): (1.0, 0.8, 0.6, 0.4),

@@ -423,6 +423,28 @@ def test_a_what_is_question_prefers_a_section_s_opening_rule() -> None:
         assert not rerank.asks_what_is(other)
 
 
+def test_an_english_question_lifts_rules_titled_by_its_rarest_word() -> None:
+    """"when can I cast a spell with flash": Flash's rules (702.8a) are about it, the casting
+    rules that say "as though it had flash" (601.3b) only use the word; a title with a common
+    word of the question ("Casting Spells": cast, spell) is not enough."""
+    from regelwerk.index.search import rerank
+
+    def analyze(lang: str, word: str) -> frozenset[str]:
+        return frozenset({word.lower().rstrip("s")})
+
+    rarity = {"flash": 6.0, "cast": 2.0, "spell": 1.5}
+    wanted = {"en": {"flash", "cast", "spell"}, "de": set()}
+
+    def factor(title: str, language: str = "en", asked: dict[str, set[str]] = wanted) -> float:
+        hit = {"language": language, "number": "702.8a", "title": title}
+        return rerank.titled_factor(hit, asked, analyze, lambda lang, t: rarity.get(t, 1.0))
+
+    assert factor("Flash") == rerank.TITLED > 1.0
+    assert factor("Casting Spells") == 1.0
+    assert factor("Aufblitzen", "de") == 1.0  # a German hit is measured by the German terms
+    assert factor("Flash", asked={"en": set(), "de": set()}) == 1.0
+
+
 def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None:
     """+1/+1 and -1/-1 counters: Graft (702.58a) goes down, 704.5q (state-based actions, no
     named thing) and 122.3 keep their score; a question naming graft keeps Graft's rules. A

@@ -333,6 +333,27 @@ def topic_factor(f: Fields, wanted: set[str], analyze: Analyze, idf: Callable[[s
     return 1.0 if not title or max(sorted(title), key=idf) in wanted else TOPIC
 
 
+#: An English question's rarest word names what it is about ("can I look at my opponent's
+#: graveyard": graveyard, "when can I cast a spell with flash": flash), and a rule filed under a
+#: title with that word (its own or its section's: "Graveyard", "Flash") is about it; its
+#: neighbours elsewhere only use the word. Such a hit scores TITLED times more. A German
+#: question's rarest English term is a translation, too often a rare wrong one, and is not
+#: trusted so (``bench/tune.py``; 1 turns it off).
+TITLED = 1.5
+
+
+def titled_factor(
+    f: Fields, wanted: dict[str, set[str]], analyze: Analyze, idf: Callable[[str, str], float]
+) -> float:
+    """TITLED for a hit whose title holds the rarest (by `idf(lang, term)`) of the query's
+    terms in the hit's language (`wanted`), else 1."""
+    lang = "de" if f.get("language") == "de" else "en"
+    if not wanted[lang]:
+        return 1.0
+    rarest = max(sorted(wanted[lang]), key=lambda t: idf(lang, t))
+    return TITLED if titled(f, {rarest}, lang, analyze) else 1.0
+
+
 #: The keyword rules repeat a few sentences with only the keyword's name changed ("Multiple
 #: instances of flying on the same creature are redundant", "The deathtouch rules function no
 #: matter what zone an object with deathtouch deals damage from"): corners every keyword has,
