@@ -16,6 +16,7 @@ Neither held-out set is read. Run from the repository root (needs ../shared):
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,14 +32,18 @@ from bench.baseline import hit_matches
 from bench.questions import Question, load_questions, newest_library
 
 #: The factors the code applies to a question's hits (see ``rerank``).
-FACTORS = ("topic", "boilerplate", "header", "opening", "consequence", "generality", "intent")
+FACTORS = ("topic", "titled", "boilerplate", "consequence", "generality", "intent")
 #: Signals the code does not use: a lettered subrule; a glossary entry; a German section; the
 #: length of a rule's own text; how many other hits of the first ten share its section; a
-#: section's first rule for any question (the code lifts it for "what is" questions only).
-CANDIDATES = ("lettered", "glossary", "german", "length", "section", "opening_any")
+#: section's first rule (``NNN.1``), for any question and for one asking what a thing is
+#: ("was ist ...", the rule that says what the section's thing is); a rule that only announces
+#: a list ("116.2. There are twelve special actions:").
+CANDIDATES = ("lettered", "glossary", "german", "length", "section", "opening", "opening_what", "header")
 FEATURES = FACTORS + CANDIDATES
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.07, 0.0, 0.07, 0.15, 0.3, 0.6, 1.0, 2.0)
 PASSES = 3
+_WHAT_IS = re.compile(r"^\s*(?:what\s+(?:is|are)|was\s+(?:ist|sind|bedeute\w*))\s(?!(?:if|wenn)\b)", re.I)
+_HEADER = re.compile(r"^[^.:]*:\s*$")
 Row = tuple[float, tuple[float, ...], bool]
 
 
@@ -62,6 +67,7 @@ def captured(into: dict[str, Any]) -> Iterator[None]:
         out = order(self, ranked, text, flt, lang, terms)
         wanted = {lg: {t for t in ts if self._known(lg, t)} for lg, ts in terms.items()}
         into.update(out=out, text=text, wanted=wanted, asks=self._asks, intents=self._intents)
+        into["german"] = self._german
         into["templated"] = self._templated(flt)
         return out
 
@@ -83,12 +89,14 @@ def features(
     idf: Callable[[str], float] = lambda t: engine._idf("en", t)  # noqa: E731
     own = rerank._EXAMPLES.split(str(f.get("text") or ""), maxsplit=1)[0]
     section = _section(f)
+    opening = rn is not None and rn.rule == 1 and rn.letter is None
     log = math.log
     return {
         "topic": log(rerank.topic_factor(f, seen["wanted"]["en"], engine._analyze, idf)) if asks else 0.0,
         "boilerplate": log(rerank.BOILERPLATE) if asks and seen["templated"](f) else 0.0,
-        "header": log(rerank.header_factor(f)) if asks else 0.0,
-        "opening": log(rerank.opening_factor(f)) if rerank.asks_what_is(text) else 0.0,
+        "titled": log(rerank.titled_factor(f, seen["wanted"], engine._analyze, engine._idf))
+        if asks and not seen["german"]
+        else 0.0,
         "consequence": log(rerank.consequence_factor(f)) if rerank.asks_consequence(text) else 0.0,
         "generality": log(rerank.generality_factor(f, engine._lists)) if asks else 0.0,
         "intent": log(rerank.intent_factor(f, seen["intents"])) if seen["intents"] else 0.0,
@@ -97,7 +105,9 @@ def features(
         "german": float(f.get("language") == "de"),
         "length": log(1 + len(own.split())) if asks else 0.0,
         "section": log(1 + sum(s == section for s in sections)) if asks and section else 0.0,
-        "opening_any": float(asks and rn is not None and rn.rule == 1 and rn.letter is None),
+        "opening": float(asks and opening),
+        "opening_what": float(opening and bool(_WHAT_IS.match(text))),
+        "header": float(asks and rn is not None and bool(_HEADER.match(own))),
     }
 
 

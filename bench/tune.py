@@ -80,8 +80,6 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("rerank", "TITLED", None): (1.0, 1.2, 1.35, 1.5),
     ("query", "GERMAN_NAMED", None): (0.0, 1.0),
     ("rerank", "BOILERPLATE", None): (1.0, 0.8, 0.6, 0.4),
-    ("rerank", "HEADER", None): (1.0, 0.8, 0.6, 0.4),
-    ("rerank", "OPENING", None): (1.0, 1.1, 1.2, 1.4),
     ("question", "MEANING", None): (0.0, 0.25, 0.5, 1.0),
     ("question", "COGNATE", None): (0.0, 0.5, 1.0),
     ("feedback", "GLOSS", None): (0.0, 0.1, 0.2, 0.3),

@@ -388,41 +388,6 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("704.5j") == 1.0
 
 
-def test_a_question_demotes_a_rule_that_only_announces_a_list() -> None:
-    """"116.2. There are twelve special actions:" names its list and says nothing else; a rule
-    that goes on after its colon, a glossary entry and an unnumbered section keep their score."""
-    from regelwerk.index.search import rerank
-
-    def factor(text: str, number: str = "116.2", kind: str = "rule") -> float:
-        return rerank.header_factor({"kind": kind, "number": number, "text": text})
-
-    assert factor("There are twelve special actions:") == rerank.HEADER < 1.0
-    assert factor("The state-based actions are as follows:  ") == rerank.HEADER
-    assert factor("Special actions are actions a player may take when they have priority.") == 1.0
-    assert factor("Some players may do this: they draw a card.") == 1.0
-    assert factor("Normally, no player receives priority. However, this is subject to:") == 1.0
-    assert factor("There are twelve special actions:", kind="glossary") == 1.0
-    assert factor("There are twelve special actions:", number="") == 1.0
-
-
-def test_a_what_is_question_prefers_a_section_s_opening_rule() -> None:
-    """116.1 says what special actions are; 116.2, its subrules and the section's heading do not
-    open it, a glossary entry has no number of its own; only a question asking what a thing is
-    wants the opening."""
-    from regelwerk.index.search import rerank
-
-    def factor(number: str, kind: str = "rule") -> float:
-        return rerank.opening_factor({"kind": kind, "number": number})
-
-    assert factor("116.1") == factor("702.1") == rerank.OPENING > 1.0
-    assert factor("116.2") == factor("116.1a") == factor("116") == factor("116.10") == 1.0
-    assert factor("116.1", "glossary") == factor("") == 1.0
-    for asks in ("was ist eine Spezialaktion", "What are turn-based actions", "was bedeutet zerstören"):
-        assert rerank.asks_what_is(asks)
-    for other in ("was passiert wenn", "what happens to a token", "wann ist ein Zauber verrechnet"):
-        assert not rerank.asks_what_is(other)
-
-
 def test_an_english_question_lifts_rules_titled_by_its_rarest_word() -> None:
     """"when can I cast a spell with flash": Flash's rules (702.8a) are about it, the casting
     rules that say "as though it had flash" (601.3b) only use the word; a title with a common
