@@ -79,6 +79,7 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("rerank", "TOPIC", None): (1.0, 0.7, 0.5, 0.3),
     ("query", "GERMAN_NAMED", None): (0.0, 1.0),
     ("rerank", "BOILERPLATE", None): (1.0, 0.8, 0.6, 0.4),
+    ("rerank", "HEADER", None): (1.0, 0.8, 0.6, 0.4),
     ("question", "MEANING", None): (0.0, 0.25, 0.5, 1.0),
     ("question", "COGNATE", None): (0.0, 0.5, 1.0),
 }

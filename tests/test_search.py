@@ -388,6 +388,23 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("704.5j") == 1.0
 
 
+def test_a_question_demotes_a_rule_that_only_announces_a_list() -> None:
+    """"116.2. There are twelve special actions:" names its list and says nothing else; a rule
+    that goes on after its colon, a glossary entry and an unnumbered section keep their score."""
+    from regelwerk.index.search import rerank
+
+    def factor(text: str, number: str = "116.2", kind: str = "rule") -> float:
+        return rerank.header_factor({"kind": kind, "number": number, "text": text})
+
+    assert factor("There are twelve special actions:") == rerank.HEADER < 1.0
+    assert factor("The state-based actions are as follows:  ") == rerank.HEADER
+    assert factor("Special actions are actions a player may take when they have priority.") == 1.0
+    assert factor("Some players may do this: they draw a card.") == 1.0
+    assert factor("Normally, no player receives priority. However, this is subject to:") == 1.0
+    assert factor("There are twelve special actions:", kind="glossary") == 1.0
+    assert factor("There are twelve special actions:", number="") == 1.0
+
+
 def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None:
     """+1/+1 and -1/-1 counters: Graft (702.58a) goes down, 704.5q (state-based actions, no
     named thing) and 122.3 keep their score; a question naming graft keeps Graft's rules. A

@@ -428,6 +428,8 @@ class SearchEngine:
             ranked = _rescored(ranked, lambda f: rerank.BOILERPLATE if templated(f) else 1.0)
         if self._asks:
             ranked = self._glossary_to_rules(ranked, flt)
+        if self._asks and rerank.HEADER != 1.0:
+            ranked = _rescored(ranked, rerank.header_factor)
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
         if self._asks and rerank.SUBRULE:
