@@ -82,6 +82,7 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("rerank", "HEADER", None): (1.0, 0.8, 0.6, 0.4),
     ("question", "MEANING", None): (0.0, 0.25, 0.5, 1.0),
     ("question", "COGNATE", None): (0.0, 0.5, 1.0),
+    ("feedback", "GLOSS", None): (0.0, 0.1, 0.2, 0.3),
 }
 #: Where every descent starts: each signal off, the field boosts of keyword lookups (title 4,
 #: context 2, text 1, no section titles, examples 1), whoosh's BM25F (B 0.75, K1 1.2), the

@@ -561,3 +561,22 @@ def test_the_names_file_translates_as_the_keyword_records_do(library: Corpus) ->
     for word in sorted(words):
         for src in ("de", "en"):
             assert names.translate(word, src) == index.translate(word, src), (word, src)
+
+
+def rank_of(engine: SearchEngine, query: str, number: str) -> int:
+    hits = engine.search(query, limit=40).hits
+    return next((i for i, h in enumerate(hits) if h.current == number), len(hits))
+
+
+def test_a_question_naming_a_glossary_term_also_searches_its_definition(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The glossary says of 'Instead': "Effects that use the word 'instead' are replacement
+    effects"; the rule defining replacement effects by that word (614.1a) rises when the
+    definition's words join the question."""
+    from regelwerk.index.search import feedback
+
+    question = "what does instead mean on a card"
+    with_definition = rank_of(engine, question, "614.1a")
+    monkeypatch.setattr(feedback, "GLOSS", 0.0)
+    assert with_definition < rank_of(engine, question, "614.1a")

@@ -13,9 +13,11 @@ A query is read in this order:
    words translated to English term names through the term tables (compounds split) and
    English keyword names to German ones, all OR-ed with title > context > text boosts.
 
-whoosh's best hits are then re-ranked by their own words (`rerank`) and cut to snippets
-(`snippets`). The word tables, the syntax check and the result records live in their own
-modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds queries and runs them.
+A question whose hits hold a glossary entry it names is searched again with the entry's
+definition (`feedback`). whoosh's best hits are then re-ranked by their own words (`rerank`)
+and cut to snippets (`snippets`). The word tables, the syntax check and the result records
+live in their own modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds
+queries and runs them.
 """
 
 from __future__ import annotations
@@ -403,7 +405,7 @@ class SearchEngine:
             if q is None:
                 return SearchResult.of(query, (), notes)
             results = self._run(q, max(limit, RERANK), flt)
-        found = self._placed(results)
+        q, found = self._glossary_feedback(q, self._placed(results), highlight["en"], flt, max(limit, RERANK))
         if self._german and lang is None:
             found += self._german_hits(q, found, version, all_versions)
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
@@ -411,6 +413,27 @@ class SearchEngine:
         ranked = self._answer_order(ranked, text, flt, lang, highlight)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult.of(query, tuple(hits), notes)
+
+    def _glossary_feedback(
+        self, q: Any, found: rerank.Ranked, wanted: set[str], flt: Any, limit: int
+    ) -> tuple[Any, rerank.Ranked]:
+        """`q` and its hits `found`, or, when a question's glossary hit has its head among the
+        question's English terms `wanted`, `q` with its definition's words at `feedback.GLOSS`
+        and the hits of that second search (`feedback`, imported here: a keyword lookup never
+        needs it)."""
+        if not self._asks:
+            return q, found
+        from regelwerk.index.search import feedback
+
+        if not feedback.GLOSS:
+            return q, found
+        extra = feedback.glossed(found, wanted, self._analyze)
+        if not extra:
+            return q, found
+        clauses = list(q.subqueries) if isinstance(q, wq.Or) else [q]
+        self._term_clauses("en", sorted(extra), feedback.GLOSS, clauses, self._common("en", extra | wanted))
+        q = _union(clauses)
+        return q, self._placed(self._run(q, limit, flt))
 
     def _answer_order(
         self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None, terms: dict[str, set[str]]

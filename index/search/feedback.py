@@ -1,0 +1,63 @@
+"""Feedback from the first hits: a question that names a glossary term searches again with
+the words of its definition.
+
+A question names a situation in the asker's words ("wie viele Zonen gibt es", "does anyone
+get priority during the untap step"); the rule that answers it often says it in the words the
+CR's glossary uses to define the term ("Untap Step: The first step of the beginning phase ...
+the active player untaps all their permanents"). So when the first search's hits hold a
+glossary entry whose head the question names whole (every head term among the question's
+English terms, a German question's through its translation), the entry's definition (not its
+"See rule ..." pointers, not its sense numbers) joins the question at GLOSS times a clause of
+the user's own words, and the question is searched again.
+
+Only entries among the first hits count: those are the ones whose definition shares more of
+the question than their head. Looking every named head up in the glossary instead ("Player",
+"Creature", "Card" in nearly every question) added the definitions of the everyday words as
+well and scored worse (dev MRR de 0.699 -> 0.676, en 0.728 -> 0.693 at the same weight).
+
+Tried and dropped, on the dev questions: classic pseudo-relevance feedback (RM3: the best
+first hits' most distinctive terms, by relevance model times idf, added to the query for a
+second search, from whoosh's order or from the re-ranked one, all terms, new terms only, or
+only the question's own translations re-weighted to choose among a German word's senses) and
+its re-ranking form (a hit lifted by its share of the feedback terms): each lowered German
+dev MRR (0.699 -> 0.67-0.69) at every weight tried (0.05-0.5, 3-10 hits, 5-30 terms), English
+moving -0.05 to +0.007. The first hits of a question are too often a close neighbour of the
+answer, and their words pull the second search toward it.
+
+Pure functions over stored fields, like ``rerank``: the engine hands in its cached analyzer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+Analyze = Callable[[str, str], frozenset[str]]
+
+#: How much a definition's word weighs, as a share of a clause of the question's own words
+#: (0 turns the second search off). 0.2: chosen in every fold of ``bench/tune.py``'s
+#: cross-validation (``--only feedback.GLOSS``).
+GLOSS = 0.2
+
+_WORD = re.compile(r"\w+")
+#: A glossary entry's pointers to its rules ("See rule 111, “Tokens.”"): numbers and titles,
+#: not its definition.
+_SEE = re.compile(r"\bSee (?:rules?|section)\b.*", re.IGNORECASE | re.DOTALL)
+
+
+def glossed(found: Iterable[tuple[dict[str, Any], float]], wanted: set[str], analyze: Analyze) -> set[str]:
+    """The English terms of the definitions of the glossary hits in `found` whose head the
+    query names whole (each head term in `wanted`, the query's English terms), less `wanted`."""
+    out: set[str] = set()
+    for f, _ in found:
+        if f.get("kind") != "glossary" or f.get("language") == "de":
+            continue
+        head = _terms(str(f.get("title") or ""), analyze)
+        if head and head <= wanted:
+            out |= _terms(_SEE.sub("", str(f.get("text") or "")), analyze)
+    return {t for t in out - wanted if len(t) > 1 and not t.isdigit()}
+
+
+def _terms(text: str, analyze: Analyze) -> set[str]:
+    return {t for w in _WORD.findall(text) for t in analyze("en", w)}
