@@ -1,7 +1,8 @@
-"""The lexicon tool's aligner: IBM Model 1 learns word translations from sentence pairs."""
+"""The lexicon tool: its aligners (IBM Model 1, grow-diag-final-and, link counts) and its tables."""
 
 from __future__ import annotations
 
+import pytest
 from build_lexicon import ibm1
 
 
@@ -23,3 +24,68 @@ def test_ibm1_aligns_words_that_keep_company() -> None:
         assert best[0] == en, (de, t[de])
         assert 0 < best[1] <= 1
     assert abs(sum(t["friedhof"].values()) - 1) < 1e-9  # a distribution per source word
+
+
+def test_grow_diag_final_and_joins_the_two_directions() -> None:
+    from build_lexicon import grow_diag_final_and
+
+    forward = {(0, 0), (1, 1), (3, 4)}
+    backward = {(0, 0), (1, 1), (1, 2), (4, 4)}
+    links = grow_diag_final_and(forward, backward)
+    # both directions agree on two links; (1, 2) neighbours (1, 1) and aligns target word 2;
+    # (3, 4) joins two words still unaligned at the end; (4, 4) does not: target 4 is taken
+    assert links == {(0, 0), (1, 1), (1, 2), (3, 4)}
+    assert grow_diag_final_and(set(), set()) == set()
+
+
+def test_link_tables_count_links_over_occurrences() -> None:
+    from build_lexicon import link_tables
+
+    pairs = [
+        (["ende", "zug"], ["end", "turn"]),
+        (["ende"], ["end"]),
+        (["ende"], ["finish"]),
+    ]
+    links = [{(0, 0), (1, 1)}, {(0, 0)}, set()]
+    forward, backward = link_tables(pairs, links)
+    assert forward["ende"] == {"end": 2 / 3}  # the unaligned third occurrence counts too
+    assert backward["end"] == {"ende": 1.0}
+    assert forward["zug"] == {"turn": 1.0}
+    assert "finish" not in backward
+
+
+def test_mean_of_tables_counts_a_missing_pair_as_zero() -> None:
+    from build_lexicon import _mean
+
+    mean = _mean([{"ende": {"end": 0.8, "until": 0.2}}, {"ende": {"end": 0.4}, "zug": {"turn": 1.0}}])
+    assert mean == {"ende": {"end": pytest.approx(0.6), "until": pytest.approx(0.1)}, "zug": {"turn": 0.5}}
+
+
+def test_learned_entries_keep_a_function_words_translation_only_when_strong_both_ways() -> None:
+    from collections import Counter
+
+    from build_lexicon import MARKER_P, MIN_P, learned_entries
+
+    forward = {
+        "gleichzeitig": {"simultaneously": 0.5},
+        "beim": {"when": 0.6},
+        "friedhof": {"graveyard": 0.9, "card": MIN_P / 2},
+    }
+    backward = {
+        "simultaneously": {"gleichzeitig": 0.6},
+        "when": {"beim": MARKER_P / 2},
+        "graveyard": {"friedhof": 0.9},
+    }
+    counts = Counter({"gleichzeitig": 5, "beim": 50, "friedhof": 40})
+    entries = learned_entries(forward, backward, counts, {"simultaneously", "when", "graveyard", "card"})
+    assert set(entries) == {("gleichzeitig", "simultaneously"), ("friedhof", "graveyard")}
+    assert entries[("friedhof", "graveyard")] == (0.9, "mtgjson", 0.9)
+
+
+def test_corpus_forms_take_the_lemma_the_cards_gave_most_often() -> None:
+    from build_lexicon import corpus_forms, lemma
+
+    texts = ["Wähle eine Kreatur.", "wähle einen Spieler", "Du wählst."]
+    forms = corpus_forms(texts)
+    assert forms["wahle"] == lemma("wähle", "de")  # the lower-case writing, twice against once
+    assert forms["kreatur"] == lemma("Kreatur", "de")

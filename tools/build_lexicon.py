@@ -18,17 +18,21 @@ of exactly our language. This aligns it at the word level and keeps what the evi
    is cut out of both sides (it aligns with nothing), and identical pairs count once;
 2. both sides are tokenised and lemmatised with simplemma (German lemmas umlaut-folded, see
    ``regelwerk.ingest.fold``); stop words are dropped on both sides;
-3. IBM Model 1 (EM, with an empty word on the source side) is trained in both directions;
-   an entry German lemma -> English lemma is kept when t(en|de) >= MIN_P, the reverse
-   t(de|en) >= MIN_REVERSE (both directions agree, which keeps precision), the German lemma
-   occurs at least MIN_COUNT times, and the English lemma is a word of the Comprehensive
-   Rules (translating into words no rule uses finds nothing);
+3. two aligners learn t(en | de) and t(de | en), and their tables are averaged (`train`):
+   IBM Model 1 (EM, an empty word on the source side), and eflomal (Bayesian IBM1 + HMM +
+   fertility, ``pip install eflomal``, a build-time tool), its two directions joined by
+   grow-diag-final-and and the links counted; an entry German lemma -> English lemma is
+   kept when t(en|de) >= MIN_P, the reverse t(de|en) >= MIN_REVERSE (both directions agree,
+   which keeps precision), the German lemma occurs at least MIN_COUNT times, and the English
+   lemma is a word of the Comprehensive Rules (translating into words no rule uses finds
+   nothing);
 4. the term tables (``data/terms/*.tsv``: the CR glossary heads and keywords with their
    German names, and the ordinary words of ``words.tsv``) are added as high-confidence
    entries (p = 1 for each English word of the name);
-5. simplemma's dictionary forms of every German lemma kept are stored as a form table, so
-   the runtime looks a query word's lemma up instead of loading simplemma's dictionary
-   (three seconds) in a command that should start in a fifth of one.
+5. the forms of every German lemma kept are stored as a form table (the lemma the cards'
+   own words were given first, then simplemma's dictionary forms), so the runtime looks a
+   query word's lemma up instead of loading simplemma's dictionary (three seconds) in a
+   command that should start in a fifth of one.
 
 The result is one small SQLite file (indexed lookups, nothing to parse at start) plus
 ``README.md`` with source, command, date and counts.
@@ -44,8 +48,9 @@ import lzma
 import re
 import sqlite3
 import sys
+import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,10 +61,14 @@ MIN_P = 0.08
 MIN_REVERSE = 0.02
 MIN_COUNT = 3
 MAX_PER_WORD = 5
+#: A German function word's learned translation is kept only at this probability both ways.
+MARKER_P = 0.3
 ITERATIONS = 8
 #: A word's sense that only a phrase of the tables gives it counts this much alone
 #: (`phrase_senses`: "Spiel" alone is the game, "im Spiel" the battlefield).
 PHRASE_SENSE = 0.4
+#: A line pair's content words' lemmas: (German, English).
+Pairs = list[tuple[list[str], list[str]]]
 #: (de, en) -> (p, source, p learned from the corpus or None)
 Entries = dict[tuple[str, str], tuple[float, str, float | None]]
 
@@ -176,6 +185,87 @@ def ibm1(pairs: list[tuple[list[str], list[str]]], iterations: int) -> dict[str,
     return {s: row for s, row in t.items() if s is not None}
 
 
+#: Neighbours a symmetrised alignment grows into: the four beside a link and the four diagonal.
+_NEIGHBOURS = ((-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def grow_diag_final_and(
+    forward: set[tuple[int, int]], backward: set[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """One alignment from the two directions' (Koehn et al. 2005, "grow-diag-final-and").
+
+    Starts from the links both directions found (precise), grows into neighbouring links
+    either found that join a still unaligned word, then adds a link either found whose two
+    words are both unaligned. Links are (source position, target position).
+    """
+    union = forward | backward
+    links = forward & backward
+    src = {i for i, _ in links}
+    tgt = {j for _, j in links}
+    grown = True
+    while grown:
+        grown = False
+        for i, j in sorted(links):
+            for di, dj in _NEIGHBOURS:
+                link = (i + di, j + dj)
+                if link in union and link not in links and (link[0] not in src or link[1] not in tgt):
+                    links.add(link)
+                    src.add(link[0])
+                    tgt.add(link[1])
+                    grown = True
+    for link in sorted(forward - links) + sorted(backward - links):
+        if link[0] not in src and link[1] not in tgt:
+            links.add(link)
+            src.add(link[0])
+            tgt.add(link[1])
+    return links
+
+
+def _pharaoh(line: str) -> set[tuple[int, int]]:
+    """Links of one line of Pharaoh format ("0-1 2-3")."""
+    return {(int(a), int(b)) for a, b in (x.split("-") for x in line.split())}
+
+
+def eflomal_links(pairs: Pairs, work: Path) -> list[set[tuple[int, int]]]:
+    """Symmetrised word alignments of each (German, English) pair by eflomal (Östling and
+    Tiedemann 2016: Bayesian IBM1 + HMM + fertility, sampled), in both directions, joined by
+    `grow_diag_final_and`. A build-time tool only (the `dev` extra); the runtime never imports it."""
+    from eflomal import Aligner
+
+    fwd, rev = work / "links.fwd", work / "links.rev"
+    Aligner().align(
+        [" ".join(g) for g, _ in pairs],
+        [" ".join(e) for _, e in pairs],
+        links_filename_fwd=str(fwd),
+        links_filename_rev=str(rev),
+        quiet=True,
+    )
+    both = zip(fwd.read_text().splitlines(), rev.read_text().splitlines(), strict=True)
+    return [grow_diag_final_and(_pharaoh(f), _pharaoh(r)) for f, r in both]
+
+
+def link_tables(
+    pairs: Pairs, links: list[set[tuple[int, int]]]
+) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+    """(t(en | de), t(de | en)) counted from the alignment: the links of a German lemma to an
+    English one over every occurrence of the German lemma (an unaligned occurrence counts
+    towards no English word, so a word the cards rarely link keeps low probabilities)."""
+    joint: Counter[tuple[str, str]] = Counter()
+    de_n: Counter[str] = Counter()
+    en_n: Counter[str] = Counter()
+    for (g, e), found in zip(pairs, links, strict=True):
+        de_n.update(g)
+        en_n.update(e)
+        for i, j in found:
+            joint[(g[i], e[j])] += 1
+    forward: dict[str, dict[str, float]] = defaultdict(dict)
+    backward: dict[str, dict[str, float]] = defaultdict(dict)
+    for (g, e), n in joint.items():
+        forward[g][e] = n / de_n[g]
+        backward[e][g] = n / en_n[e]
+    return dict(forward), dict(backward)
+
+
 def cr_vocabulary(cr: Path) -> set[str]:
     text = cr.read_text(encoding="utf-8-sig")
     return {lemma(w.lower(), "en") for w in set(_WORD.findall(text))}
@@ -265,13 +355,36 @@ def phrase_senses(entries: Entries) -> list[tuple[str, str]]:
     return demoted
 
 
-def forms_of(lemmas_kept: set[str]) -> dict[str, str]:
-    """Folded surface form -> folded lemma from simplemma's German dictionary, for `lemmas_kept`."""
+def corpus_forms(texts: Iterable[str]) -> dict[str, str]:
+    """Folded surface form -> the lemma the training gave it most often in `texts`.
+
+    simplemma's answer depends on the case a word is written in ("Wählen" is the noun Wahl,
+    "wählen" the verb) and a query's case says little; the lemma the card text itself gave
+    a form is the one its translations were learned under, so the query reads it the same way.
+    """
+    from regelwerk.ingest.model.fold import fold
+
+    seen: Counter[tuple[str, str]] = Counter()
+    for text in texts:
+        for w in _WORD.findall(text):
+            if len(w) >= 2:
+                seen[(fold(w.lower()), lemma(w, "de"))] += 1
+    best: dict[str, tuple[int, str]] = {}
+    for (form, lem), n in seen.items():
+        if (n, lem) > best.get(form, (0, "")):
+            best[form] = (n, lem)
+    return {form: lem for form, (_, lem) in best.items()}
+
+
+def forms_of(lemmas_kept: set[str], seen: dict[str, str]) -> dict[str, str]:
+    """Folded surface form -> folded lemma, for `lemmas_kept`: first the lemma the card corpus
+    gave the form (`corpus_forms`), then simplemma's German dictionary for forms the cards
+    never print."""
     from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
 
     from regelwerk.ingest.model.fold import fold
 
-    out: dict[str, str] = {}
+    out = {f: lem for f, lem in seen.items() if lem in lemmas_kept and f != lem and _WORD.fullmatch(f)}
     for form, lem in DefaultDictionaryFactory().get_dictionary("de").items():
         key = fold(lem.lower())
         if key in lemmas_kept:
@@ -281,7 +394,71 @@ def forms_of(lemmas_kept: set[str]) -> dict[str, str]:
     return out
 
 
-def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = None) -> dict[str, int]:
+def train(
+    pairs: Pairs, aligner: str, cache: Path | None
+) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+    """(t(en | de), t(de | en)) by `aligner`, read from `cache` when it holds them.
+
+    "ibm1": IBM Model 1's own tables; "eflomal": counted from symmetrised alignments
+    (`eflomal_links`); "both" (the default): the mean of the two, so a translation is strong
+    only where both models see it. Word order is what they differ in: IBM1 ignores it,
+    eflomal's HMM and fertility model it; each one's slips are mostly not the other's.
+    """
+    if cache is not None and cache.exists():
+        forward, backward = json.loads(cache.read_text(encoding="utf-8"))
+        return forward, backward
+    tables = []
+    if aligner in ("eflomal", "both"):
+        with tempfile.TemporaryDirectory() as work:
+            tables.append(link_tables(pairs, eflomal_links(pairs, Path(work))))
+    if aligner in ("ibm1", "both"):
+        tables.append((ibm1(pairs, ITERATIONS), ibm1([(e, g) for g, e in pairs], ITERATIONS)))
+    forward, backward = (_mean([t[k] for t in tables]) for k in (0, 1))
+    if cache is not None:
+        cache.write_text(json.dumps([forward, backward]), encoding="utf-8")
+    return forward, backward
+
+
+def _mean(tables: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """The entry-wise mean of translation tables (a pair one table lacks counts 0 there)."""
+    out: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for table in tables:
+        for source, row in table.items():
+            for target, p in row.items():
+                out[source][target] += p / len(tables)
+    return {source: dict(row) for source, row in out.items()}
+
+
+def learned_entries(
+    forward: dict[str, dict[str, float]],
+    backward: dict[str, dict[str, float]],
+    de_count: Counter[str],
+    vocab: set[str],
+) -> Entries:
+    """The corpus's entries: for each German lemma seen MIN_COUNT times, its English lemmas of
+    the rules' vocabulary with t(en|de) >= MIN_P and t(de|en) >= MIN_REVERSE, at most
+    MAX_PER_WORD. A German function word (`_markers`: "beim", "dürfen", "gleichzeitig") keeps
+    only a translation both directions hold strongly (MARKER_P): what the cards print beside
+    "beim" is no translation of it, but "gleichzeitig" is "simultaneously"."""
+    entries: Entries = {}
+    markers = _markers()
+    for g, row in forward.items():
+        if de_count[g] < MIN_COUNT:
+            continue
+        floor, reverse = (MARKER_P, MARKER_P) if g in markers else (MIN_P, MIN_REVERSE)
+        kept = 0
+        for e, p in sorted(row.items(), key=lambda x: -x[1]):
+            if p < floor or kept >= MAX_PER_WORD:
+                break
+            if e in vocab and backward.get(e, {}).get(g, 0.0) >= reverse:
+                entries[(g, e)] = (round(p, 4), "mtgjson", round(p, 4))
+                kept += 1
+    return entries
+
+
+def build(
+    mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = None, aligner: str = "both"
+) -> dict[str, int]:
     de_stop, en_stop = _stops()
     raw = sentence_pairs(mtgjson)
     print(f"{len(raw)} distinct line pairs", file=sys.stderr)
@@ -294,26 +471,8 @@ def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = 
             pairs.append((g, e))
             de_count.update(g)
     print(f"{len(pairs)} pairs after lemmatising", file=sys.stderr)
-    if cache is not None and cache.exists():
-        forward, backward = json.loads(cache.read_text(encoding="utf-8"))
-    else:
-        forward = ibm1(pairs, ITERATIONS)  # t(en | de)
-        backward = ibm1([(e, g) for g, e in pairs], ITERATIONS)  # t(de | en)
-        if cache is not None:
-            cache.write_text(json.dumps([forward, backward]), encoding="utf-8")
-    vocab = cr_vocabulary(cr)
-    entries: Entries = {}
-    markers = _markers()
-    for g, row in forward.items():
-        if de_count[g] < MIN_COUNT or g in markers:
-            continue  # a rare word, or a function word: the cards' collocates of "beim" are noise
-        kept = 0
-        for e, p in sorted(row.items(), key=lambda x: -x[1]):
-            if p < MIN_P or kept >= MAX_PER_WORD:
-                break
-            if e in vocab and backward.get(e, {}).get(g, 0.0) >= MIN_REVERSE:
-                entries[(g, e)] = (round(p, 4), "mtgjson", round(p, 4))
-                kept += 1
+    forward, backward = train(pairs, aligner, cache)
+    entries = learned_entries(forward, backward, de_count, cr_vocabulary(cr))
     model = len(entries)
     for de, en, source in term_entries(terms):
         learned = entries.get((de, en), (0.0, "", None))[2]
@@ -321,7 +480,7 @@ def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = 
     demoted = phrase_senses(entries)
     print(f"{len(demoted)} phrase senses demoted: {demoted}", file=sys.stderr)
     german_words = {w for de, _ in entries for w in de.split()}
-    forms = forms_of(german_words)
+    forms = forms_of(german_words, corpus_forms(de for _, de in raw))
     out.mkdir(parents=True, exist_ok=True)
     db_path = out / DB_NAME
     tmp = db_path.with_suffix(".tmp")
@@ -349,7 +508,11 @@ def build(mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = 
         "forms": len(forms),
         "phrase_senses": len(demoted),
     }
-    meta = {**{k: str(v) for k, v in counts.items()}, "built": dt.date.today().isoformat()}
+    meta = {
+        **{k: str(v) for k, v in counts.items()},
+        "built": dt.date.today().isoformat(),
+        "aligner": aligner,
+    }
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     db.commit()
     db.execute("VACUUM")
@@ -365,8 +528,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--terms", type=Path, default=ROOT / "data" / "terms")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--cache", type=Path, help="keep the trained tables here and reuse them (tuning)")
+    ap.add_argument(
+        "--aligner",
+        choices=("both", "eflomal", "ibm1"),
+        default="both",
+        help="word aligner(s) (default both)",
+    )
     args = ap.parse_args(argv)
-    counts = build(args.mtgjson, args.cr, args.terms, args.out, args.cache)
+    counts = build(args.mtgjson, args.cr, args.terms, args.out, args.cache, args.aligner)
     print(json.dumps(counts, indent=1))
     return 0
 

@@ -5,7 +5,7 @@ the English) plus the term tables; see ``data/lexicon/README.md`` for source and
 holds three things:
 
 - ``translation``: German lemma (or term-table phrase) -> English lemma with a probability
-  (IBM Model 1 on the card corpus; 1.0 for term-table entries);
+  (IBM Model 1 and eflomal averaged, on the card corpus; 1.0 for term-table entries);
 - ``form``: German surface form -> lemma, simplemma's dictionary for every lemma the
   lexicon translates, so a query word finds its lemma by one indexed lookup;
 - ``meta``: the build's counts and date.
