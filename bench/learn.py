@@ -94,7 +94,7 @@ def features(
     return {
         "topic": log(rerank.topic_factor(f, seen["wanted"]["en"], engine._analyze, idf)) if asks else 0.0,
         "boilerplate": log(rerank.BOILERPLATE) if asks and seen["templated"](f) else 0.0,
-        "titled": log(rerank.titled_factor(f, seen["wanted"], engine._analyze, engine._idf))
+        "titled": log(rerank.titled_factor(f, rerank.rarest(seen["wanted"], engine._idf), engine._analyze))
         if asks and not seen["german"]
         else 0.0,
         "consequence": log(rerank.consequence_factor(f)) if rerank.asks_consequence(text) else 0.0,

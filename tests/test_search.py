@@ -402,7 +402,7 @@ def test_an_english_question_lifts_rules_titled_by_its_rarest_word() -> None:
 
     def factor(title: str, language: str = "en", asked: dict[str, set[str]] = wanted) -> float:
         hit = {"language": language, "number": "702.8a", "title": title}
-        return rerank.titled_factor(hit, asked, analyze, lambda lang, t: rarity.get(t, 1.0))
+        return rerank.titled_factor(hit, rerank.rarest(asked, lambda lang, t: rarity.get(t, 1.0)), analyze)
 
     assert factor("Flash") == rerank.TITLED > 1.0
     assert factor("Casting Spells") == 1.0

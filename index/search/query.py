@@ -455,7 +455,8 @@ class SearchEngine:
             idf = functools.partial(self._idf, "en")
             ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted["en"], self._analyze, idf))
         if self._asks and not self._german and rerank.TITLED != 1.0:
-            ranked = _rescored(ranked, lambda f: rerank.titled_factor(f, wanted, self._analyze, self._idf))
+            rarest = rerank.rarest(wanted, self._idf)
+            ranked = _rescored(ranked, lambda f: rerank.titled_factor(f, rarest, self._analyze))
         if self._asks and rerank.BOILERPLATE != 1.0:
             templated = self._templated(flt)
             ranked = _rescored(ranked, lambda f: rerank.BOILERPLATE if templated(f) else 1.0)

@@ -295,23 +295,27 @@ def topic_factor(f: Fields, wanted: set[str], analyze: Analyze, idf: Callable[[s
 #: An English question's rarest word names what it is about ("can I look at my opponent's
 #: graveyard": graveyard, "when can I cast a spell with flash": flash), and a rule filed under a
 #: title with that word (its own or its section's: "Graveyard", "Flash") is about it; its
-#: neighbours elsewhere only use the word. Such a hit scores TITLED times more. A German
-#: question's rarest English term is a translation, too often a rare wrong one, and is not
-#: trusted so (``bench/tune.py``; 1 turns it off). ``--only rerank.TITLED`` chose 1.5 in every
-#: fold: cross-validated dev MRR@10 en 0.735 -> 0.749 (hit@3 0.83 -> 0.85), German unchanged.
+#: neighbours elsewhere only use the word. Such a hit scores TITLED times more (``bench/tune.py``;
+#: 1 turns it off). ``--only rerank.TITLED`` chose 1.5 in every fold: cross-validated dev MRR@10
+#: en 0.735 -> 0.749 (hit@3 0.83 -> 0.85). A German question is left out: its rarest English
+#: term is a translation, and lifting the titles of it, or of the rarest of its likelier
+#: translations only (p >= 0.3, 0.5, 0.8), did not carry (``bench/learn.py``: de 0.709 -> 0.707).
 TITLED = 1.5
 
 
-def titled_factor(
-    f: Fields, wanted: dict[str, set[str]], analyze: Analyze, idf: Callable[[str, str], float]
-) -> float:
-    """TITLED for a hit whose title holds the rarest (by `idf(lang, term)`) of the query's
-    terms in the hit's language (`wanted`), else 1."""
+def rarest(wanted: dict[str, set[str]], idf: Callable[[str, str], float]) -> dict[str, set[str]]:
+    """Each language's rarest query term by `idf(lang, term)`, as a set (empty if it has none)."""
+    out: dict[str, set[str]] = {}
+    for lang, ts in wanted.items():
+        out[lang] = {max(sorted(ts), key=lambda t: idf(lang, t))} if ts else set()
+    return out
+
+
+def titled_factor(f: Fields, rarest_terms: dict[str, set[str]], analyze: Analyze) -> float:
+    """TITLED for a hit whose title holds the query's rarest term in the hit's language
+    (`rarest_terms`, see `rarest`), else 1."""
     lang = "de" if f.get("language") == "de" else "en"
-    if not wanted[lang]:
-        return 1.0
-    rarest = max(sorted(wanted[lang]), key=lambda t: idf(lang, t))
-    return TITLED if titled(f, {rarest}, lang, analyze) else 1.0
+    return TITLED if titled(f, rarest_terms.get(lang, set()), lang, analyze) else 1.0
 
 
 #: The keyword rules repeat a few sentences with only the keyword's name changed ("Multiple
