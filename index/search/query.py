@@ -433,7 +433,15 @@ class SearchEngine:
         clauses = list(q.subqueries) if isinstance(q, wq.Or) else [q]
         self._term_clauses("en", sorted(extra), feedback.GLOSS, clauses, self._common("en", extra | wanted))
         q = _union(clauses)
-        return q, self._placed(self._run(q, limit, flt))
+        return q, self._placed_again(self._run(q, limit, flt), found)
+
+    def _placed_again(self, results: rerank.Ranked, found: rerank.Ranked) -> rerank.Ranked:
+        """`_placed` of a second search's `results`, reusing where the first search's hits
+        `found` were placed (a unit's place depends on the search's scope only)."""
+        known = {int(f["uid"]): f for f, _ in found}
+        fresh = [(f, sc) for f, sc in results if int(f["uid"]) not in known]
+        known.update((int(f["uid"]), f) for f, _ in self._placed(fresh))
+        return [(known[int(f["uid"])], sc) for f, sc in results if int(f["uid"]) in known]
 
     def _answer_order(
         self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None, terms: dict[str, set[str]]
@@ -446,13 +454,13 @@ class SearchEngine:
         if self._asks and rerank.TOPIC != 1.0:
             idf = functools.partial(self._idf, "en")
             ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted["en"], self._analyze, idf))
+        if self._asks and not self._german and rerank.TITLED != 1.0:
+            ranked = _rescored(ranked, lambda f: rerank.titled_factor(f, wanted, self._analyze, self._idf))
         if self._asks and rerank.BOILERPLATE != 1.0:
             templated = self._templated(flt)
             ranked = _rescored(ranked, lambda f: rerank.BOILERPLATE if templated(f) else 1.0)
         if self._asks:
             ranked = self._glossary_to_rules(ranked, flt)
-        if self._asks and rerank.HEADER != 1.0:
-            ranked = _rescored(ranked, rerank.header_factor)
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
         if self._asks and rerank.SUBRULE:
