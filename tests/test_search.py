@@ -388,21 +388,26 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("704.5j") == 1.0
 
 
-def test_a_question_demotes_a_rule_that_only_announces_a_list() -> None:
-    """"116.2. There are twelve special actions:" names its list and says nothing else; a rule
-    that goes on after its colon, a glossary entry and an unnumbered section keep their score."""
+def test_an_english_question_lifts_rules_titled_by_its_rarest_word() -> None:
+    """"when can I cast a spell with flash": Flash's rules (702.8a) are about it, the casting
+    rules that say "as though it had flash" (601.3b) only use the word; a title with a common
+    word of the question ("Casting Spells": cast, spell) is not enough."""
     from regelwerk.index.search import rerank
 
-    def factor(text: str, number: str = "116.2", kind: str = "rule") -> float:
-        return rerank.header_factor({"kind": kind, "number": number, "text": text})
+    def analyze(lang: str, word: str) -> frozenset[str]:
+        return frozenset({word.lower().rstrip("s")})
 
-    assert factor("There are twelve special actions:") == rerank.HEADER < 1.0
-    assert factor("The state-based actions are as follows:  ") == rerank.HEADER
-    assert factor("Special actions are actions a player may take when they have priority.") == 1.0
-    assert factor("Some players may do this: they draw a card.") == 1.0
-    assert factor("Normally, no player receives priority. However, this is subject to:") == 1.0
-    assert factor("There are twelve special actions:", kind="glossary") == 1.0
-    assert factor("There are twelve special actions:", number="") == 1.0
+    rarity = {"flash": 6.0, "cast": 2.0, "spell": 1.5}
+    wanted = {"en": {"flash", "cast", "spell"}, "de": set()}
+
+    def factor(title: str, language: str = "en", asked: dict[str, set[str]] = wanted) -> float:
+        hit = {"language": language, "number": "702.8a", "title": title}
+        return rerank.titled_factor(hit, asked, analyze, lambda lang, t: rarity.get(t, 1.0))
+
+    assert factor("Flash") == rerank.TITLED > 1.0
+    assert factor("Casting Spells") == 1.0
+    assert factor("Aufblitzen", "de") == 1.0  # a German hit is measured by the German terms
+    assert factor("Flash", asked={"en": set(), "de": set()}) == 1.0
 
 
 def test_a_question_demotes_rules_about_a_named_thing_it_does_not_name() -> None:

@@ -454,13 +454,13 @@ class SearchEngine:
         if self._asks and rerank.TOPIC != 1.0:
             idf = functools.partial(self._idf, "en")
             ranked = _rescored(ranked, lambda f: rerank.topic_factor(f, wanted["en"], self._analyze, idf))
+        if self._asks and not self._german and rerank.TITLED != 1.0:
+            ranked = _rescored(ranked, lambda f: rerank.titled_factor(f, wanted, self._analyze, self._idf))
         if self._asks and rerank.BOILERPLATE != 1.0:
             templated = self._templated(flt)
             ranked = _rescored(ranked, lambda f: rerank.BOILERPLATE if templated(f) else 1.0)
         if self._asks:
             ranked = self._glossary_to_rules(ranked, flt)
-        if self._asks and rerank.HEADER != 1.0:
-            ranked = _rescored(ranked, rerank.header_factor)
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
         if self._asks and rerank.SUBRULE:

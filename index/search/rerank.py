@@ -261,23 +261,6 @@ def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:
     return 1.0 / (1.0 + SUBRULE * math.log1p(SUBRULE_LETTERS.index(rn.letter)))
 
 
-#: A rule whose whole text announces a list ("116.2. There are twelve special actions:",
-#: "704.5. The state-based actions are as follows:") is short and holds the list's name, so
-#: BM25F's length normalisation puts it above the rules that say what the thing is or does;
-#: it answers nothing by itself. A question's hit of one sentence ending in a colon scores
-#: HEADER times more (``bench/tune.py``; 1 turns it off). ``--only rerank.HEADER`` chose 0.8 in
-#: every fold: cross-validated dev MRR@10 de 0.699 -> 0.701 (hit@3 0.77 -> 0.78), en unchanged.
-HEADER = 0.8
-_HEADER = re.compile(r"^[^.:]*:\s*$")
-
-
-def header_factor(f: Fields) -> float:
-    """HEADER for a rule hit whose text is one sentence announcing a list, else 1."""
-    if f.get("kind") == "glossary" or not f.get("number"):
-        return 1.0
-    return HEADER if _HEADER.match(str(f.get("text") or "")) else 1.0
-
-
 #: A rule about one named thing answers a question only if the question names it: the keyword
 #: actions and abilities (701, 702), the additional rules from coin flips on (705-733: face-down
 #: permanents, sagas, the monarch, shortcuts ...) and the multiplayer and casual variants (800
@@ -307,6 +290,28 @@ def topic_factor(f: Fields, wanted: set[str], analyze: Analyze, idf: Callable[[s
         return 1.0
     title = {t for w in _WORD.findall(str(f.get("title") or "")) for t in analyze("en", w)}
     return 1.0 if not title or max(sorted(title), key=idf) in wanted else TOPIC
+
+
+#: An English question's rarest word names what it is about ("can I look at my opponent's
+#: graveyard": graveyard, "when can I cast a spell with flash": flash), and a rule filed under a
+#: title with that word (its own or its section's: "Graveyard", "Flash") is about it; its
+#: neighbours elsewhere only use the word. Such a hit scores TITLED times more. A German
+#: question's rarest English term is a translation, too often a rare wrong one, and is not
+#: trusted so (``bench/tune.py``; 1 turns it off). ``--only rerank.TITLED`` chose 1.5 in every
+#: fold: cross-validated dev MRR@10 en 0.735 -> 0.749 (hit@3 0.83 -> 0.85), German unchanged.
+TITLED = 1.5
+
+
+def titled_factor(
+    f: Fields, wanted: dict[str, set[str]], analyze: Analyze, idf: Callable[[str, str], float]
+) -> float:
+    """TITLED for a hit whose title holds the rarest (by `idf(lang, term)`) of the query's
+    terms in the hit's language (`wanted`), else 1."""
+    lang = "de" if f.get("language") == "de" else "en"
+    if not wanted[lang]:
+        return 1.0
+    rarest = max(sorted(wanted[lang]), key=lambda t: idf(lang, t))
+    return TITLED if titled(f, {rarest}, lang, analyze) else 1.0
 
 
 #: The keyword rules repeat a few sentences with only the keyword's name changed ("Multiple

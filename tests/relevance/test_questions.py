@@ -10,7 +10,8 @@ questions (``players.tsv``) and the German ones (``german.tsv``) beside ``questi
 English 0.66 / 0.70, FTS5 0.46, so 1.4x; after the sixth round's topic and German-section
 changes German 0.676 / 0.75, English 0.706 / 0.76, 1.54x FTS5; after the seventh round's negated
 words and chapter titles German 0.694 / 0.77, English 0.728 / 0.80, 1.59x FTS5; after the
-glossary feedback of session 13 German 0.705 / 0.77, English 0.735 / 0.83, 1.61x FTS5); the held-out
+glossary feedback of session 13 German 0.705 / 0.77, English 0.735 / 0.83, 1.61x FTS5; with
+the titled rules English 0.749 / 0.85, 1.64x FTS5); the held-out
 split is only reported (``python bench/questions.py --split held``), never tested, so nothing
 is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``;
@@ -41,7 +42,7 @@ FRESH2 = load_questions(split="fresh2")
 #: The fourth held-out set (session 12's, written by the lead before that session's changes).
 FRESH3 = load_questions(split="fresh3")
 #: (MRR@10, hit@3) floors per language on the dev split.
-FLOORS = {"de": (0.67, 0.74), "en": (0.72, 0.79)}
+FLOORS = {"de": (0.67, 0.74), "en": (0.73, 0.82)}
 #: English MRR at least this many times FTS5's on the same questions.
 OVER_FTS5 = 1.45
 

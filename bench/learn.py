@@ -1,0 +1,224 @@
+"""Weighing the question ranking's signals jointly (issue 9): would choosing the re-ranking
+factors' weights together, instead of one at a time (``bench/tune.py``), carry to unseen
+questions, and does a signal the code does not use yet carry at all?
+
+For each dev question the engine ranks its top RERANK hits as the code does; each hit gets
+features: the log of each factor the re-ranking gave it (`FACTORS`: weight 1 more is the
+factor squared, -1 switches it off) and signals the code does not use (`CANDIDATES`). A hit's
+new score is log(its score) + sum(weight * feature), so all weights 0 is the code's order. A
+coordinate search over `GRID` maximises the mean of the languages' MRR@10 on the training folds
+(``tune.folds``, the same folds), and each question is scored once, by the weights chosen
+without its fold. Collecting the hits takes a minute; each experiment then takes seconds.
+Neither held-out set is read. Run from the repository root (needs ../shared):
+``python bench/learn.py [--features NAME ...] [--seed N]``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if __name__ == "__main__":  # run as a script: "bench" must resolve to the package folder
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench import tune
+from bench.baseline import hit_matches
+from bench.questions import Question, load_questions, newest_library
+
+#: The factors the code applies to a question's hits (see ``rerank``).
+FACTORS = ("topic", "titled", "boilerplate", "consequence", "generality", "intent")
+#: Signals the code does not use: a lettered subrule; a glossary entry; a German section; the
+#: length of a rule's own text; how many other hits of the first ten share its section; a
+#: section's first rule (``NNN.1``), for any question and for one asking what a thing is
+#: ("was ist ...", the rule that says what the section's thing is); a rule that only announces
+#: a list ("116.2. There are twelve special actions:").
+CANDIDATES = ("lettered", "glossary", "german", "length", "section", "opening", "opening_what", "header")
+FEATURES = FACTORS + CANDIDATES
+GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.07, 0.0, 0.07, 0.15, 0.3, 0.6, 1.0, 2.0)
+PASSES = 3
+_WHAT_IS = re.compile(r"^\s*(?:what\s+(?:is|are)|was\s+(?:ist|sind|bedeute\w*))\s(?!(?:if|wenn)\b)", re.I)
+_HEADER = re.compile(r"^[^.:]*:\s*$")
+Row = tuple[float, tuple[float, ...], bool]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One question's hits: (log score, features, answers it) in the code's order."""
+
+    lang: str
+    query: str
+    rows: tuple[Row, ...]
+
+
+@contextmanager
+def captured(into: dict[str, Any]) -> Iterator[None]:
+    """Each search's final ranking and what its re-ranking knew, kept in `into`."""
+    from regelwerk.index.search.query import SearchEngine
+
+    order = SearchEngine._answer_order
+
+    def keep(self: Any, ranked: Any, text: str, flt: Any, lang: str | None, terms: Any) -> Any:
+        out = order(self, ranked, text, flt, lang, terms)
+        wanted = {lg: {t for t in ts if self._known(lg, t)} for lg, ts in terms.items()}
+        into.update(out=out, text=text, wanted=wanted, asks=self._asks, intents=self._intents)
+        into["german"] = self._german
+        into["templated"] = self._templated(flt)
+        return out
+
+    SearchEngine._answer_order = keep  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        SearchEngine._answer_order = order  # type: ignore[method-assign]
+
+
+def features(
+    engine: Any, seen: dict[str, Any], f: dict[str, Any], sections: list[str | None]
+) -> dict[str, float]:
+    """A hit's `FEATURES` (`sections`: the first ten hits' sections, the hit's own left out)."""
+    from regelwerk.index.search import rerank
+
+    asks, text = bool(seen["asks"]), str(seen["text"])
+    rn = rerank.own_number(f)
+    idf: Callable[[str], float] = lambda t: engine._idf("en", t)  # noqa: E731
+    own = rerank._EXAMPLES.split(str(f.get("text") or ""), maxsplit=1)[0]
+    section = _section(f)
+    opening = rn is not None and rn.rule == 1 and rn.letter is None
+    log = math.log
+    return {
+        "topic": log(rerank.topic_factor(f, seen["wanted"]["en"], engine._analyze, idf)) if asks else 0.0,
+        "boilerplate": log(rerank.BOILERPLATE) if asks and seen["templated"](f) else 0.0,
+        "titled": log(rerank.titled_factor(f, seen["wanted"], engine._analyze, engine._idf))
+        if asks and not seen["german"]
+        else 0.0,
+        "consequence": log(rerank.consequence_factor(f)) if rerank.asks_consequence(text) else 0.0,
+        "generality": log(rerank.generality_factor(f, engine._lists)) if asks else 0.0,
+        "intent": log(rerank.intent_factor(f, seen["intents"])) if seen["intents"] else 0.0,
+        "lettered": float(asks and rn is not None and rn.letter is not None),
+        "glossary": float(asks and f.get("kind") == "glossary"),
+        "german": float(f.get("language") == "de"),
+        "length": log(1 + len(own.split())) if asks else 0.0,
+        "section": log(1 + sum(s == section for s in sections)) if asks and section else 0.0,
+        "opening": float(asks and opening),
+        "opening_what": float(opening and bool(_WHAT_IS.match(text))),
+        "header": float(asks and rn is not None and bool(_HEADER.match(own))),
+    }
+
+
+def _section(f: dict[str, Any]) -> str | None:
+    number = str(f.get("current") or f.get("number") or "")
+    return number.split(".")[0] if number and f.get("kind") != "glossary" else None
+
+
+def collect(engine: Any, dev: list[Question]) -> list[Listing]:
+    """Every dev question's top RERANK hits in the code's order, with their features."""
+    from regelwerk.index.search.query import RERANK
+
+    out = []
+    seen: dict[str, Any] = {}
+    with captured(seen):
+        for q in dev:
+            engine.search(q.case.query, limit=RERANK)
+            top = seen["out"][:RERANK]
+            sections = [_section(f) for f, _ in top[:10]]
+            rows = []
+            for i, (f, sc) in enumerate(top):
+                x = features(engine, seen, f, sections[:i] + sections[i + 1 :])
+                hit = engine._hit(f, sc, {"en": set(), "de": set()}).to_dict()
+                answers = hit_matches(hit, q.case.expect)
+                rows.append((math.log(max(sc, 1e-9)), tuple(x[k] for k in FEATURES), answers))
+            out.append(Listing(q.lang, q.case.query, tuple(rows)))
+    return out
+
+
+def reciprocal_rank(rows: tuple[Row, ...], weights: tuple[float, ...]) -> float:
+    """1 / the rank of the first answering hit in the top ten under `weights`, else 0."""
+    ranked = sorted(rows, key=lambda r: -(r[0] + sum(w * x for w, x in zip(weights, r[1], strict=True))))
+    return next((1 / (i + 1) for i, r in enumerate(ranked[:10]) if r[2]), 0.0)
+
+
+def objective(data: list[Listing], subset: list[int], weights: tuple[float, ...]) -> float:
+    """The mean of the languages' MRR@10 over `subset`."""
+    means = []
+    for lang in ("de", "en"):
+        idx = [i for i in subset if data[i].lang == lang]
+        if idx:
+            means.append(sum(reciprocal_rank(data[i].rows, weights) for i in idx) / len(idx))
+    return sum(means) / len(means)
+
+
+def fit(data: list[Listing], subset: list[int], active: list[int]) -> tuple[float, ...]:
+    """Coordinate search over `GRID` for the `active` features' weights, from all 0."""
+    weights = [0.0] * len(FEATURES)
+    best = objective(data, subset, tuple(weights))
+    for _ in range(PASSES):
+        for j in active:
+            for value in GRID:
+                trial = [*weights[:j], value, *weights[j + 1 :]]
+                score = objective(data, subset, tuple(trial))
+                if score > best + 1e-12:
+                    best, weights = score, trial
+    return tuple(weights)
+
+
+def cross_validated(data: list[Listing], dev: list[Question], active: list[int], seed: int) -> list[float]:
+    """Each question's reciprocal rank under the weights chosen without its fold."""
+    held = [0.0] * len(data)
+    for k, test in enumerate(tune.folds(dev, seed)):
+        train = [i for i in range(len(data)) if i not in set(test)]
+        weights = fit(data, train, active)
+        for i in test:
+            held[i] = reciprocal_rank(data[i].rows, weights)
+        print(f"fold {k}: {_named(weights, active)}")
+    return held
+
+
+def _named(weights: tuple[float, ...], active: list[int]) -> str:
+    return ", ".join(f"{FEATURES[j]}={weights[j]}" for j in active if weights[j]) or "all 0"
+
+
+def report(data: list[Listing], held: list[float]) -> None:
+    """MRR@10 and hit@3 per language: the code's order beside the cross-validated one."""
+    zero = tuple(0.0 for _ in FEATURES)
+    code = [reciprocal_rank(d.rows, zero) for d in data]
+    for lang in ("de", "en"):
+        idx = [i for i, d in enumerate(data) if d.lang == lang]
+        mrr = [sum(rr[i] for i in idx) / len(idx) for rr in (code, held)]
+        hit3 = [sum(rr[i] >= 1 / 3 for i in idx) / len(idx) for rr in (code, held)]
+        print(f"  {lang} n={len(idx):<4} MRR@10 code {mrr[0]:.3f} -> cross-validated {mrr[1]:.3f}", end="")
+        print(f"  hit@3 {hit3[0]:.2f} -> {hit3[1]:.2f}")
+
+
+def main(argv: list[str]) -> int:
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 9
+    names = list(FEATURES)
+    if "--features" in argv:
+        names = [a for a in argv[argv.index("--features") + 1 :] if not a.startswith("--")]
+    unknown = sorted(set(names) - set(FEATURES))
+    if unknown:
+        raise SystemExit(f"--features: unknown {unknown}; known: {list(FEATURES)}")
+    library = newest_library("regelwerk-learn-")
+    if library is None:
+        return 0
+    from regelwerk.index.search.query import SearchEngine
+
+    engine = SearchEngine(library)
+    dev = load_questions(split="dev")
+    data = collect(engine, dev)
+    engine.close()
+    active = [FEATURES.index(n) for n in names]
+    print(f"{tune.FOLDS}-fold, weights of {', '.join(names)} chosen without the held fold:")
+    report(data, cross_validated(data, dev, active, seed))
+    weights = fit(data, list(range(len(data))), active)
+    print(f"chosen on all dev: {_named(weights, active)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
