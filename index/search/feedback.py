@@ -24,6 +24,20 @@ dev MRR (0.699 -> 0.67-0.69) at every weight tried (0.05-0.5, 3-10 hits, 5-30 te
 moving -0.05 to +0.007. The first hits of a question are too often a close neighbour of the
 answer, and their words pull the second search toward it.
 
+Also tried and dropped: the titles the entry's pointers quote ("See rule 614, “Replacement
+Effects.”") beside its definition (dev de 0.705 -> 0.703, en flat), and the rules the best
+first hits cite added as candidates at a share of the citing hit's score (de -0.001 to -0.014,
+en -0.010 to +0.001).
+
+What it is worth (dev, 2026-04-17 CR, after session 13's lexicon): English MRR@10 0.728 ->
+0.735, hit@3 0.80 -> 0.83, cross-validated the same; German 0.704 -> 0.709 (hit@3 0.78 ->
+0.77), which does not carry to unfamiliar German words: with the lexicon's ``words.tsv``
+entries left out (their learned probability kept where the cards gave one) German falls
+0.588 -> 0.583. The keyword relevance set goes 0.923 -> 0.928. The cost is the second
+search: 117 of the 265 dev questions and 17 of the 449 mixed bench queries run one, +12% mean
+CPU per question and warm p95 of the mixed queries 7.5 -> 8.4 ms (load ~3.5); a cold question
+costs the same CPU (its postings are read once either way).
+
 Pure functions over stored fields, like ``rerank``: the engine hands in its cached analyzer.
 """
 
