@@ -585,3 +585,24 @@ def test_a_question_naming_a_glossary_term_also_searches_its_definition(
     with_definition = rank_of(engine, question, "614.1a")
     monkeypatch.setattr(feedback, "GLOSS", 0.0)
     assert with_definition < rank_of(engine, question, "614.1a")
+
+
+def test_a_texts_terms_are_cached_per_analyzer_function_not_per_engine() -> None:
+    """Re-ranking's term sets of hit texts are cached by text, language and the analyzer's
+    function: two analyzers never share an entry, and an engine's bound analyzer is not kept
+    (the cache would keep the engine and its searcher alive)."""
+    from regelwerk.index.search import rerank
+
+    class Engine:
+        def analyze(self, lang: str, word: str) -> frozenset[str]:
+            return frozenset({word.lower()})
+
+    def upper(lang: str, word: str) -> frozenset[str]:
+        return frozenset({word.upper()})
+
+    engine = Engine()
+    text = "Trample damage goes through"
+    assert rerank._terms(text, "en", engine.analyze) == {"trample", "damage", "goes", "through"}
+    assert rerank._terms(text, "en", upper) == {"TRAMPLE", "DAMAGE", "GOES", "THROUGH"}
+    assert rerank._terms(text, "en", Engine().analyze) == {"trample", "damage", "goes", "through"}
+    assert not any(getattr(key[2], "__self__", None) is engine for key in rerank._TEXT_TERMS)

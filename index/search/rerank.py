@@ -111,11 +111,27 @@ def coordinate(
     return out
 
 
-def _terms(text: str, lang: str, analyze: Analyze) -> set[str]:
-    out: set[str] = set()
-    for w in _WORD.findall(text):
-        out |= analyze(lang, w)
-    return out
+#: How many texts' term sets `_terms` keeps (cleared when full).
+TERMS_CACHE = 8192
+_TEXT_TERMS: dict[tuple[str, str, object], frozenset[str]] = {}
+
+
+def _terms(text: str, lang: str, analyze: Analyze) -> frozenset[str]:
+    """The index terms of `text`'s words in `lang`, cached: a question's 40 hits are analysed
+    word by word for coverage, and the same hits come back query after query (about 2 ms of a
+    long question's warm time before the cache). The key holds the analyzer's function, not
+    the engine it is bound to: every engine's analyzer gives the same terms, and a cache
+    holding engines would keep their searchers alive."""
+    key = (text, lang, getattr(analyze, "__func__", analyze))
+    found = _TEXT_TERMS.get(key)
+    if found is None:
+        if len(_TEXT_TERMS) >= TERMS_CACHE:
+            _TEXT_TERMS.clear()
+        out: set[str] = set()
+        for w in _WORD.findall(text):
+            out |= analyze(lang, w)
+        found = _TEXT_TERMS[key] = frozenset(out)
+    return found
 
 
 def phrase_factor(
