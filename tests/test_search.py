@@ -602,7 +602,7 @@ def test_a_texts_terms_are_cached_per_analyzer_function_not_per_engine() -> None
 
     engine = Engine()
     text = "Trample damage goes through"
-    assert rerank._terms(text, "en", engine.analyze) == {"trample", "damage", "goes", "through"}
-    assert rerank._terms(text, "en", upper) == {"TRAMPLE", "DAMAGE", "GOES", "THROUGH"}
-    assert rerank._terms(text, "en", Engine().analyze) == {"trample", "damage", "goes", "through"}
+    assert rerank.text_terms(text, "en", engine.analyze) == {"trample", "damage", "goes", "through"}
+    assert rerank.text_terms(text, "en", upper) == {"TRAMPLE", "DAMAGE", "GOES", "THROUGH"}
+    assert rerank.text_terms(text, "en", Engine().analyze) == {"trample", "damage", "goes", "through"}
     assert not any(getattr(key[2], "__self__", None) is engine for key in rerank._TEXT_TERMS)

@@ -358,7 +358,8 @@ def load_index(path: Path) -> KeywordIndex:
 def _decoded(raw: bytes) -> Linked:
     """The stored links, decoded by msgspec straight into the frozen records: what
     ``Linked.from_dict`` makes of the JSON (a test compares them) in a fifth of its time, on
-    the path of every cold question (the archive's file is 7 MB: 36,000 records). JSON that
+    the path of a cold `rule`, `term` or `history` that needs the links (the archive's file is
+    7 MB: 36,000 records; a question reads `NAMES` instead). JSON that
     msgspec refuses is read by ``from_dict``, which fails on damage as it always did."""
     import msgspec
 

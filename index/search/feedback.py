@@ -44,17 +44,16 @@ Pure functions over stored fields, like ``rerank``: the engine hands in its cach
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
-Analyze = Callable[[str, str], frozenset[str]]
+from regelwerk.index.search.rerank import Analyze, text_terms
 
 #: How much a definition's word weighs, as a share of a clause of the question's own words
 #: (0 turns the second search off). 0.2: chosen in every fold of ``bench/tune.py``'s
 #: cross-validation (``--only feedback.GLOSS``).
 GLOSS = 0.2
 
-_WORD = re.compile(r"\w+")
 #: A glossary entry's pointers to its rules ("See rule 111, “Tokens.”"): numbers and titles,
 #: not its definition.
 _SEE = re.compile(r"\bSee (?:rules?|section)\b.*", re.IGNORECASE | re.DOTALL)
@@ -67,11 +66,7 @@ def glossed(found: Iterable[tuple[dict[str, Any], float]], wanted: set[str], ana
     for f, _ in found:
         if f.get("kind") != "glossary" or f.get("language") == "de":
             continue
-        head = _terms(str(f.get("title") or ""), analyze)
+        head = text_terms(str(f.get("title") or ""), "en", analyze)
         if head and head <= wanted:
-            out |= _terms(_SEE.sub("", str(f.get("text") or "")), analyze)
+            out |= text_terms(_SEE.sub("", str(f.get("text") or "")), "en", analyze)
     return {t for t in out - wanted if len(t) > 1 and not t.isdigit()}
-
-
-def _terms(text: str, analyze: Analyze) -> set[str]:
-    return {t for w in _WORD.findall(text) for t in analyze("en", w)}

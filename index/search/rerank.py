@@ -100,7 +100,7 @@ def coordinate(
             out.append((f, sc))
             continue
         own = _EXAMPLES.split(str(f.get("text") or ""), maxsplit=1)[0]
-        words = _terms(f"{f.get('title') or ''} {own}", lang, analyze)
+        words = text_terms(f"{f.get('title') or ''} {own}", lang, analyze)
         have = words & known[lang]
         got = sum(weight[lang][t] for t in have)
         if derived and lang == "en":
@@ -111,17 +111,18 @@ def coordinate(
     return out
 
 
-#: How many texts' term sets `_terms` keeps (cleared when full).
+#: How many texts' term sets `text_terms` keeps (cleared when full).
 TERMS_CACHE = 8192
 _TEXT_TERMS: dict[tuple[str, str, object], frozenset[str]] = {}
 
 
-def _terms(text: str, lang: str, analyze: Analyze) -> frozenset[str]:
+def text_terms(text: str, lang: str, analyze: Analyze) -> frozenset[str]:
     """The index terms of `text`'s words in `lang`, cached: a question's 40 hits are analysed
-    word by word for coverage, and the same hits come back query after query (about 2 ms of a
-    long question's warm time before the cache). The key holds the analyzer's function, not
-    the engine it is bound to: every engine's analyzer gives the same terms, and a cache
-    holding engines would keep their searchers alive."""
+    word by word for coverage (and the glossary feedback reads definitions the same way), and
+    the same hits come back query after query (about 2 ms of a long question's warm time
+    before the cache). The key holds the analyzer's function, not the engine it is bound to:
+    every engine's analyzer gives the same terms, and a cache holding engines would keep their
+    searchers alive."""
     key = (text, lang, getattr(analyze, "__func__", analyze))
     found = _TEXT_TERMS.get(key)
     if found is None:
