@@ -65,6 +65,18 @@ def test_default_scope_is_newest_release(engine: SearchEngine) -> None:
     assert (old.title, old.current) == ("Banding", "702.22")
 
 
+def test_a_units_place_is_kept_per_scope(engine: SearchEngine) -> None:
+    """An engine remembers where each unit was placed, per scope: a unit unchanged since 2011
+    (deathtouch's 702.2) is placed in the newest release by a default search, in 2011 by a
+    search of 2011 and in the newest again by the next default search."""
+    new, old = "2026-04-17", "2011-02-04"
+    for _ in range(2):
+        for version, want, other in ((None, new, old), (old, old, new)):
+            hits = engine.search("deathtouch", version=version, lang="en").hits
+            versions = {h.version for h in hits if h.current == "702.2"}
+            assert want in versions and other not in versions, version
+
+
 def test_typo_is_corrected_and_said(engine: SearchEngine) -> None:
     result = engine.search("tramle")
     assert result.hits[0].current == "702.19"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from regelwerk.index.search.snippets import HIGHLIGHT, snippet
 
 WORDS = ["trample", "damage", "the", "creature", "blocking", "assigns", "its", "player"]
@@ -39,3 +41,35 @@ def test_the_window_is_the_first_densest_one() -> None:
 def test_marks_follow_the_analyzer() -> None:
     got = snippet("A creature assigns its damage.", "en", {"damage", "assign"}, _analyze)
     assert got == f"A creature {HIGHLIGHT[0]}assigns{HIGHLIGHT[1]} its {HIGHLIGHT[0]}damage{HIGHLIGHT[1]}."
+
+
+def test_a_texts_words_are_cached_per_analyzer_function_not_per_engine() -> None:
+    """The word positions a snippet reads are cached by text, language and the analyzer's
+    function: two analyzers never share an entry (each marks its own words), the same text
+    in the other language is analysed anew, and an engine's bound analyzer is not kept."""
+    from regelwerk.index.search import snippets
+
+    class Engine:
+        def analyze(self, lang: str, word: str) -> frozenset[str]:
+            return frozenset({word.lower()} if lang == "en" else {word.upper()})
+
+    def upper(lang: str, word: str) -> frozenset[str]:
+        return frozenset({word.upper()})
+
+    engine = Engine()
+    text = "Trample damage goes through"
+    assert snippet(text, "en", {"damage"}, engine.analyze) == "Trample «damage» goes through"
+    assert snippet(text, "en", {"damage"}, upper) == text
+    assert snippet(text, "de", {"DAMAGE"}, engine.analyze) == "Trample «damage» goes through"
+    assert snippet(text, "en", {"goes"}, Engine().analyze) == "Trample damage «goes» through"
+    assert not any(getattr(key[2], "__self__", None) is engine for key in snippets._WORDS)
+
+
+def test_the_word_cache_starts_again_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    from regelwerk.index.search import snippets
+
+    monkeypatch.setattr(snippets, "WORDS_CACHE", 3)
+    monkeypatch.setattr(snippets, "_WORDS", {})
+    for n in range(7):
+        assert snippet(f"word{n} damage", "en", {"damage"}, _analyze) == f"word{n} «damage»"
+        assert 1 <= len(snippets._WORDS) <= 3

@@ -36,7 +36,7 @@ from regelwerk.index.search.analysis import DE_STOP, split_compound, terms
 from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
 from regelwerk.index.search.lexicon import lexicon
-from regelwerk.index.search.members import Members
+from regelwerk.index.search.members import Members, Place
 from regelwerk.index.search.question import Reading, language, read
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
@@ -167,6 +167,7 @@ class SearchEngine:
         self._frequencies: dict[tuple[str, str], int] = {}
         self._numbers: dict[str, list[int]] = {}
         self._fields: dict[int, dict[str, Any]] = {}
+        self._places: dict[tuple[str | None, bool], dict[int, Place | None]] = {}
         self._reset()
 
     def close(self) -> None:
@@ -919,8 +920,13 @@ class SearchEngine:
         """Each hit's unit placed where the search looks: the document, version and position
         of its occurrence in the scope (see ``members``); ``key`` names that occurrence."""
         found = list(found)
-        languages = {int(f["uid"]): str(f.get("language")) for f, _ in found}
-        where = self.members.place(list(languages), languages, self._version, self._all_versions)
+        where = self._places.setdefault((self._version, self._all_versions), {})
+        languages = {int(f["uid"]): str(f.get("language")) for f, _ in found if int(f["uid"]) not in where}
+        if languages:  # a unit's place depends on the scope only: looked up once per scope
+            if len(where) >= LOOKUPS_CACHE:
+                where.clear()
+            looked = self.members.place(list(languages), languages, self._version, self._all_versions)
+            where.update((uid, looked.get(uid)) for uid in languages)
         out = []
         for f, sc in found:
             place = where.get(int(f["uid"]))

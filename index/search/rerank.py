@@ -208,7 +208,8 @@ def behind_cited_rules(found: Ranked, names_whole_query: Callable[[Fields], bool
         glossary = f.get("kind") == "glossary"
         if not (glossary and names_whole_query(f)):
             cited = citations(str(f.get("text") or ""), None if glossary else f.get("number"))
-            same_doc = rules.get(str(f.get("document")), [])
+            # most hits cite nothing: their walk over the found rules would find nothing
+            same_doc = rules.get(str(f.get("document")), []) if cited else []
             best = max((rs for rn, rs in same_doc if any(c.contains(rn) for c in cited)), default=None)
             if best is not None and best <= sc and (glossary or best >= RESTATED * sc):
                 sc = best * 0.99

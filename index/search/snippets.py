@@ -7,11 +7,57 @@ what they analyze to, so "Trampling" is marked for a query that searched "trampl
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 
 HIGHLIGHT = ("«", "»")
 
 _WORD = re.compile(r"\w+")
+
+#: How many texts' word positions `_words` keeps (cleared when full; a few kB each).
+WORDS_CACHE = 2048
+#: A text's word spans (starts, ends) and, per index term, the positions of the words that
+#: analyze to it.
+_Words = tuple["array[int]", "array[int]", dict[str, tuple[int, ...]]]
+_WORDS: dict[tuple[str, str, object], _Words] = {}
+
+
+def _words(text: str, lang: str, analyze: Callable[[str, str], frozenset[str]]) -> _Words:
+    """`text`'s word spans and where each of their index terms stands, cached: the same hits
+    come back query after query, and analysing their words one by one was most of a
+    snippet's time. Keyed like ``rerank.text_terms``: by the analyzer's function, not the
+    engine it is bound to, so no searcher is kept alive."""
+    key = (text, lang, getattr(analyze, "__func__", analyze))
+    found = _WORDS.get(key)
+    if found is None:
+        if len(_WORDS) >= WORDS_CACHE:
+            _WORDS.clear()
+        starts, ends = array("l"), array("l")
+        where: dict[str, list[int]] = {}
+        for i, m in enumerate(_WORD.finditer(text)):
+            starts.append(m.start())
+            ends.append(m.end())
+            for t in analyze(lang, m.group()):
+                where.setdefault(t, []).append(i)
+        found = _WORDS[key] = (starts, ends, {t: tuple(ps) for t, ps in where.items()})
+    return found
+
+
+def densest(marked: list[int], width: int) -> int:
+    """The first start of the `width`-word window holding the most of the sorted word
+    positions `marked` (a window never starts past the last `width` words).
+
+    A window's count only grows where a marked word enters it, so the first best start is 0
+    or one that ends on a marked word: only those are counted (by bisection), not every
+    start of a long text.
+    """
+    best, best_count = 0, -1
+    for start in [0, *(p - width + 1 for p in marked if p >= width)]:
+        got = bisect_left(marked, start + width) - bisect_left(marked, start)
+        if got > best_count:
+            best, best_count = start, got
+    return best
 
 
 def snippet(
@@ -23,34 +69,23 @@ def snippet(
 ) -> str:
     """About `width` words of `text` around the densest run of query terms, marked «so».
 
-    `analyze(lang, word)` gives a word's index terms; the engine passes its cached analyzer,
-    as the same words come back hit after hit.
+    `analyze(lang, word)` gives a word's index terms; the engine passes its cached analyzer.
     """
-    spans = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
-    if not spans:
-        return text.strip()
     key = "de" if lang == "de" else "en"
-    marks = [bool(wanted) and not analyze(key, w).isdisjoint(wanted) for _, _, w in spans]
-    # the first window with the most marks, its count kept as it slides (not summed anew)
-    best, best_count = 0, -1
-    count = sum(marks[:width])
-    for start in range(0, max(1, len(spans) - width + 1)):
-        if start:
-            count += marks[start + width - 1] - marks[start - 1]
-        if count > best_count:
-            best, best_count = start, count
-    window = range(best, min(len(spans), best + width))
+    starts, ends, where = _words(text, key, analyze)
+    if not starts:
+        return text.strip()
+    marks = {i for t in wanted for i in where.get(t, ())}
+    best = densest(sorted(marks), width)
+    last = min(len(starts), best + width) - 1
     out: list[str] = []
-    cursor = spans[window[0]][0]
-    for i in window:
-        s, e, w = spans[i]
+    cursor = starts[best]
+    for i in range(best, last + 1):
+        s, e = starts[i], ends[i]
         out.append(text[cursor:s])
-        out.append(f"{HIGHLIGHT[0]}{w}{HIGHLIGHT[1]}" if marks[i] else w)
+        out.append(f"{HIGHLIGHT[0]}{text[s:e]}{HIGHLIGHT[1]}" if i in marks else text[s:e])
         cursor = e
-    last_end = spans[window[-1]][1]
-    tail = text[cursor:last_end] if cursor < last_end else ""
-    trailing = text[last_end:] if window[-1] == len(spans) - 1 else ""
-    body = "".join(out) + tail + trailing
+    trailing = text[cursor:] if last == len(starts) - 1 else ""
     prefix = "…" if best > 0 else ""
-    suffix = "…" if window[-1] < len(spans) - 1 else ""
-    return " ".join(f"{prefix}{body}{suffix}".split())
+    suffix = "…" if last < len(starts) - 1 else ""
+    return " ".join(f"{prefix}{''.join(out)}{trailing}{suffix}".split())
