@@ -190,6 +190,37 @@ def test_players_words_lead_to_the_crs_words(lex: Lexicon, lang: str, query: str
     assert cr in concepts.find(query.split(), lang, lex.lemma if lang == "de" else None)
 
 
+@pytest.mark.parametrize(
+    ("words", "cr"),
+    [
+        (["when", "are", "SBAs", "checked"], "state-based actions"),
+        (["what", "does", "P", "T", "mean"], "power"),
+        (["can", "I", "chump", "block", "with", "it"], "block"),
+        (["is", "a", "clone", "a", "copy"], "copy"),
+    ],
+)
+def test_english_aliases_are_concepts_of_english_questions(words: list[str], cr: str) -> None:
+    """The English players' words of aliases.tsv ("SBA", "P/T") are written once and reach
+    questions too; an ambiguous word's other sense does not ("counter" is not Counters)."""
+    from regelwerk.index.search import concepts
+
+    assert cr in concepts.find(words, "en")
+    assert "counters" not in concepts.find(["can", "I", "counter", "that"], "en")
+    assert concepts.find(["wann", "werden", "SBAs", "geprüft"], "de") == []  # German: the lexicon
+
+
+def test_german_players_words_translate_through_the_lexicon(lex: Lexicon) -> None:
+    """aliases.tsv's German players' words are term-table entries of the lexicon: an
+    anglicism ("Stack", "gekillt"), a phrase ("P/T"), a German word for an English one."""
+    for query, wanted in [
+        ("was liegt auf dem Stack", {"stack"}),
+        ("wohin kommt eine Kreatur die gekillt wird", {"destroy"}),
+        ("was bedeutet P/T bei einer Kreatur", {"power", "toughness"}),
+        ("Beschwörungskrankheit", {"summon", "sickness"}),
+    ]:
+        assert wanted <= set(read(query, english_word, DE_STOP, lex).english), query
+
+
 def test_concepts_match_whole_phrases_in_their_language_only(lex: Lexicon) -> None:
     from regelwerk.index.search import concepts
 

@@ -618,3 +618,14 @@ def test_a_texts_terms_are_cached_per_analyzer_function_not_per_engine() -> None
     assert rerank.text_terms(text, "en", upper) == {"TRAMPLE", "DAMAGE", "GOES", "THROUGH"}
     assert rerank.text_terms(text, "en", Engine().analyze) == {"trample", "damage", "goes", "through"}
     assert not any(getattr(key[2], "__self__", None) is engine for key in rerank._TEXT_TERMS)
+
+
+def test_english_players_words_search_the_crs_words(engine: SearchEngine) -> None:
+    """aliases.tsv's English players' words and abbreviations reach the CR's English words, not
+    only the German names of their term, and are never corrected as typos ("scoops" is no
+    misspelt "stops")."""
+    assert "704.3" in currents(engine, "when are SBAs checked", n=3)
+    assert "603.6c" in currents(engine, "LTB trigger", n=5)
+    found = engine.search("what happens when a player scoops")
+    assert not any("stops" in str(n) for n in found.notes)
+    assert "104.3a" in [h.current for h in found.hits[:3]]
