@@ -155,13 +155,20 @@ class _Union:
         """The next part: every posting below ``start + PART``, summed in clause order."""
         end = min(start + PART, self.doccount)
         sums: dict[int, float] = {}
+        get = sums.get
         for j, ((ids, scores, _), boost) in enumerate(self.found):
             i = self.at[j]
             stop = bisect_left(ids, end, i)
-            for k in range(i, stop):
-                d = ids[k]
-                value = scores[k] * boost if boost != 1.0 else scores[k]
-                sums[d] = sums.get(d, 0.0) + value
+            if i == stop:
+                continue
+            if i or stop < len(ids):
+                ids, scores = ids[i:stop], scores[i:stop]
+            if boost == 1.0:
+                for d, value in zip(ids, scores, strict=True):
+                    sums[d] = get(d, 0.0) + value
+            else:
+                for d, value in zip(ids, scores, strict=True):
+                    sums[d] = get(d, 0.0) + value * boost
             self.at[j] = stop
         self.scores = sums
         self.docs = sorted(d for d, s in sums.items() if s > 0)
@@ -172,7 +179,8 @@ class _Union:
 
 
 class _Top:
-    """whoosh's ``TopCollector`` (with ``FilterCollector``'s `allow`): the heap and its minimum."""
+    """whoosh's ``TopCollector`` (with ``FilterCollector``'s `allow`): the heap and its minimum
+    (offered to in `_collect`'s loop, a call per document saved)."""
 
     def __init__(self, limit: int, allow: Any) -> None:
         self.limit = limit
@@ -180,39 +188,44 @@ class _Top:
         self.items: list[tuple[float, int]] = []
         self.minscore = 0.0
 
-    def offer(self, docnum: int, score: float) -> None:
-        if self.allow is not None and docnum not in self.allow:
-            return
-        items = self.items
-        if len(items) < self.limit:
-            heapq.heappush(items, (score, 0 - docnum))
-        elif score > items[0][0]:
-            heapq.heapreplace(items, (score, 0 - docnum))
-            self.minscore = items[0][0]
-
     def results(self) -> list[tuple[float, int]]:
         return [(score, 0 - neg) for score, neg in sorted(self.items, reverse=True)]
 
 
 def _collect(union: _Union, offset: int, top: _Top, required: bool) -> None:
     """One segment's matches in document order, as ``Collector.matches`` walks them; with
-    `required`, stopping where ``RequireMatcher.replace`` turns inactive."""
-    seen = top.minscore  # the collector's `minscore`, one check behind the heap's
+    `required`, stopping where ``RequireMatcher.replace`` turns inactive. Each match is
+    offered to `top` as ``TopCollector`` takes it: past the filter, pushed while the heap is
+    short, then replacing its least item when it scores more (the minimum moves only then)."""
+    items, limit, allow = top.items, top.limit, top.allow
+    minscore = top.minscore
+    seen = minscore  # the collector's `minscore`, one check behind the heap's
     countdown = 0
     ceiling = union.ceiling()
     start = union.first()
     union.read(start)
-    while start < union.doccount:
-        for docnum in union.docs:
-            if countdown == 0 or top.minscore != seen:
-                if required and seen and ceiling < seen:
-                    return
-                countdown = REPLACE
-                seen = top.minscore
-            countdown -= 1
-            top.offer(offset + docnum, union.scores[docnum])
-        start = union.first()
-        union.read(start)
+    try:
+        while start < union.doccount:
+            scores = union.scores
+            for docnum in union.docs:
+                if countdown == 0 or minscore != seen:
+                    if required and seen and ceiling < seen:
+                        return
+                    countdown = REPLACE
+                    seen = minscore
+                countdown -= 1
+                found = offset + docnum
+                if allow is not None and found not in allow:
+                    continue
+                if len(items) < limit:
+                    heapq.heappush(items, (scores[docnum], 0 - found))
+                elif scores[docnum] > items[0][0]:
+                    heapq.heapreplace(items, (scores[docnum], 0 - found))
+                    minscore = items[0][0]
+            start = union.first()
+            union.read(start)
+    finally:
+        top.minscore = minscore
 
 
 def top_hits(
