@@ -190,6 +190,37 @@ def test_players_words_lead_to_the_crs_words(lex: Lexicon, lang: str, query: str
     assert cr in concepts.find(query.split(), lang, lex.lemma if lang == "de" else None)
 
 
+@pytest.mark.parametrize(
+    ("words", "cr"),
+    [
+        (["when", "are", "SBAs", "checked"], "state-based actions"),
+        (["what", "does", "P", "T", "mean"], "power"),
+        (["can", "I", "chump", "block", "with", "it"], "block"),
+        (["is", "a", "clone", "a", "copy"], "copy"),
+    ],
+)
+def test_english_aliases_are_concepts_of_english_questions(words: list[str], cr: str) -> None:
+    """The English players' words of aliases.tsv ("SBA", "P/T") are written once and reach
+    questions too; an ambiguous word's other sense does not ("counter" is not Counters)."""
+    from regelwerk.index.search import concepts
+
+    assert cr in concepts.find(words, "en")
+    assert "counters" not in concepts.find(["can", "I", "counter", "that"], "en")
+    assert concepts.find(["wann", "werden", "SBAs", "geprüft"], "de") == []  # German: the lexicon
+
+
+def test_german_players_words_translate_through_the_lexicon(lex: Lexicon) -> None:
+    """aliases.tsv's German players' words are term-table entries of the lexicon: an
+    anglicism ("Stack", "gekillt"), a phrase ("P/T"), a German word for an English one."""
+    for query, wanted in [
+        ("was liegt auf dem Stack", {"stack"}),
+        ("wohin kommt eine Kreatur die gekillt wird", {"destroy"}),
+        ("was bedeutet P/T bei einer Kreatur", {"power", "toughness"}),
+        ("Beschwörungskrankheit", {"summon", "sickness"}),
+    ]:
+        assert wanted <= set(read(query, english_word, DE_STOP, lex).english), query
+
+
 def test_concepts_match_whole_phrases_in_their_language_only(lex: Lexicon) -> None:
     from regelwerk.index.search import concepts
 
@@ -268,3 +299,38 @@ def test_a_german_word_the_index_knows_is_no_typo(lex: Lexicon) -> None:
     german = {"worden"}
     reading = read("ist die Kopie gewirkt worden", english_word, DE_STOP, lex, lambda w: w.lower() in german)
     assert "word" not in reading.english and "worden" in reading.untranslated
+
+
+def test_the_crs_own_words_translate_at_their_weight(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import CR_WORDS
+
+    reading = read("gibt es eine Ausnahme bei der Zahlung", english_word, DE_STOP, lex)
+    assert reading.english["exception"] == pytest.approx(CR_WORDS)
+    assert reading.english["payment"] == pytest.approx(CR_WORDS)
+    # a curated pair keeps its own weight: "Regel" is words.tsv's rule, not a cr_words entry
+    assert read("Regel", english_word, DE_STOP, lex).english["rule"] == pytest.approx(1.0)
+
+
+def test_every_cr_words_entry_is_in_the_shipped_lexicon(lex: Lexicon) -> None:
+    """data/terms/cr_words.tsv and data/lexicon/de-en.sqlite agree (rebuild the lexicon after
+    editing the table; a word a curated table translates keeps its own senses), and no German
+    form is a stop word (search drops those unread)."""
+    from importlib import resources
+
+    from regelwerk.ingest.model.fold import fold
+
+    table = (resources.files("regelwerk.data") / "terms" / "cr_words.tsv").read_text(encoding="utf-8")
+    rows = [line.split("\t") for line in table.splitlines() if not line.startswith("#")]
+    assert rows[0] == ["en", "count", "de"]
+    missing, stops = [], []
+    for en, count, de in rows[1:]:
+        assert en.isalpha() and en.islower() and int(count) >= 5, (en, count)
+        for form in de.split("|"):
+            key = " ".join(fold(w.lower()) for w in form.split())
+            found = lex.translations(key)
+            if en not in [t.en for t in found] and not any(t.source in ("words", "terms") for t in found):
+                missing.append(f"{form} -> {en}")
+            if key in DE_STOP:
+                stops.append(form)
+    assert not missing, f"not in the lexicon: {missing[:10]}"
+    assert not stops, f"German stop words: {stops}"

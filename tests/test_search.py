@@ -644,3 +644,14 @@ def test_a_texts_word_sequence_is_cached_per_analyzer_function() -> None:
     through = [frozenset({"through"}), frozenset({"blocker"})]
     assert rerank.phrase_factor(hit, through, Engine().analyze, boosts) == 1 + rerank.PHRASE / 4
     assert rerank.phrase_factor(hit, through[::-1], Engine().analyze, boosts) == 1.0
+
+
+def test_english_players_words_search_the_crs_words(engine: SearchEngine) -> None:
+    """aliases.tsv's English players' words and abbreviations reach the CR's English words, not
+    only the German names of their term, and are never corrected as typos ("scoops" is no
+    misspelt "stops")."""
+    assert "704.3" in currents(engine, "when are SBAs checked", n=3)
+    assert "603.6c" in currents(engine, "LTB trigger", n=5)
+    found = engine.search("what happens when a player scoops")
+    assert not any("stops" in str(n) for n in found.notes)
+    assert "104.3a" in [h.current for h in found.hits[:3]]

@@ -174,6 +174,7 @@ class KeywordNames(Generic[N]):
 
         self._en: dict[str, list[N]] = {}
         self._de: dict[str, list[N]] = {}
+        self._said: dict[str, list[N]] = {}  # English aliases alone ("ETB", "SBA"): `aliased`
         by_row: dict[tuple[str, str], N] = {}
         for k in keywords:
             self._en.setdefault(compact(k.en), []).append(k)
@@ -185,6 +186,8 @@ class KeywordNames(Generic[N]):
             table = self._de if alias.lang == "de" else self._en
             if target is not None and target not in table.get(compact(alias.word), []):
                 table.setdefault(compact(alias.word), []).append(target)
+            if target is not None and alias.lang == "en" and alias.status != "sense":
+                self._said.setdefault(compact(alias.word), []).append(target)
         self._stemmed = {lang: StemIndex(table, lang) for lang, table in (("en", self._en), ("de", self._de))}
 
     def find(self, name: str) -> N | None:
@@ -210,6 +213,17 @@ class KeywordNames(Generic[N]):
             names = [k.en] if src == "de" else list(k.german_names)
             out.extend(n.lower() for n in names)
         return list(dict.fromkeys(out))
+
+    def aliased(self, word: str) -> list[str]:
+        """English names, lower-cased, of the rows an English players' word names ("SBA" ->
+        ["state-based actions"], "ETBs" -> ["enters the battlefield"]): `translate` gives such
+        a word's German names, an English query wants the CR's own. An ambiguous word's other
+        sense ("counter": Counters) is not one; a plural "s" is tried off ("blockers")."""
+        key = compact(word)
+        hits = self._said.get(key)
+        if not hits and key.endswith("s") and len(key) > 3:
+            hits = self._said.get(key[:-1])
+        return list(dict.fromkeys(k.en.lower() for k in hits or ()))
 
     def _lookup(self, word: str, src: str) -> list[N]:
         table = self._de if src == "de" else self._en

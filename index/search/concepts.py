@@ -10,12 +10,14 @@ no row names a rule.
 
 `find` returns the CR phrases whose said form occurs in the query as a run of words, longest
 first; a German word also matches by its lemma ("gewirkt" -> "wirken"). The table is read on
-the first question that asks for it, a few kilobytes of text.
+the first question that asks for it, a few kilobytes of text; the English one also holds the
+English players' words of ``data/terms/aliases.tsv`` ("SBA", "P/T"), written once there.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 
 from regelwerk.ingest.model.fold import fold
@@ -42,6 +44,23 @@ def table(lang: str) -> Table:
         for phrase in said.split("|"):
             key = tuple(fold(w) for w in phrase.lower().split())
             out[key] = (*out.get(key, ()), *cr.split("|"))
+    return _with_aliases(out) if lang == "en" else out
+
+
+def _with_aliases(out: Table) -> Table:
+    """`out` with the English players' words of ``data/terms/aliases.tsv`` ("SBA", "P/T",
+    "chump block") standing for their term's English name, a single word also in its plural:
+    the aliases are written once, for ``term`` and ``rule`` as for questions. (German aliases
+    reach German questions through the lexicon, which learns them as term-table entries.)"""
+    from regelwerk.index.terms.aliases import load_aliases
+
+    for alias in load_aliases():
+        if alias.lang != "en" or alias.status == "sense":  # "counter" is not always Counters
+            continue
+        key = tuple(fold(w) for w in re.findall(r"\w+", alias.word.lower()))
+        for form in (key, (f"{key[0]}s",)) if len(key) == 1 else (key,):
+            if alias.en.lower() not in out.get(form, ()):
+                out[form] = (*out.get(form, ()), alias.en.lower())
     return out
 
 

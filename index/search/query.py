@@ -297,6 +297,8 @@ class SearchEngine:
             return None  # a stop word ("darf", "whether") is a word, not a typo of "dark"
         if folded in self.vocabulary or split_compound(folded) or self._named(word):
             return None
+        if self.links().aliased(word):
+            return None  # a players' word ("scoops") is no typo of "stops"
         lex = lexicon()
         if lex is not None and (lex.knows(word) or lex.split(word)):
             return None  # a German word the lexicon translates ("Spontanzauber") is no typo
@@ -355,6 +357,10 @@ class SearchEngine:
                     sink.update(terms(dst, name))
                     if dst == "en" and said is not None:
                         said.update(fold(w) for w in _WORD.findall(name.lower()))
+            for name in self.links().aliased(word):  # players' "SBA": the CR's own words too
+                to_en.update(terms("en", name))
+                if said is not None:
+                    said.update(fold(w) for w in _WORD.findall(name))
         return to_en, to_de
 
     # -- search -------------------------------------------------------------------------------
