@@ -66,6 +66,7 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("query", "QUESTION_BM25", "B"): (0.75, 0.9),
     ("query", "QUESTION_BM25", "K1"): (1.2, 2.0),
     ("query", "LEXICON", None): (0.4, 0.6),
+    ("question", "CR_WORDS", None): (0.0, 0.25, 0.5, 1.0),
     ("query", "CONCEPT", None): (0.0, 0.6),
     ("query", "CONCEPT_DE", None): (0.0, 1.0),
     ("query", "GLOSSARY_SHARE", None): (0.0, 0.25, 0.5),

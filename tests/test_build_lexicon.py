@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from build_lexicon import ibm1
 
@@ -89,3 +91,33 @@ def test_corpus_forms_take_the_lemma_the_cards_gave_most_often() -> None:
     forms = corpus_forms(texts)
     assert forms["wahle"] == lemma("wähle", "de")  # the lower-case writing, twice against once
     assert forms["kreatur"] == lemma("Kreatur", "de")
+
+
+def test_cr_words_are_read_as_their_own_tier_below_the_curated_tables(tmp_path: Path) -> None:
+    from build_lexicon import add_cr_entries, cr_entries
+
+    terms = tmp_path
+    (terms / "cr_words.tsv").write_text(
+        "# comment\nen\tcount\tde\nexception\t60\tAusnahme|Ausnahmefall|Regel\n"
+        "payment\t30\tZahlung\nrule\t9\tRegel\nbroken line\n",
+        encoding="utf-8",
+    )
+    assert list(cr_entries(terms)) == [
+        ("ausnahme", "exception"),
+        ("ausnahmefall", "exception"),
+        ("regel", "exception"),
+        ("zahlung", "payment"),
+        ("regel", "rule"),
+    ]
+    entries = {("regel", "rule"): (1.0, "words", None), ("zahlung", "payment"): (0.3, "mtgjson", 0.3)}
+    assert add_cr_entries(entries, terms) == 3
+    assert entries[("regel", "rule")] == (1.0, "words", None)  # a curated pair keeps its source
+    assert ("regel", "exception") not in entries  # and a curated word gets no new sense
+    assert entries[("zahlung", "payment")] == (1.0, "cr", 0.3)  # a learned one keeps its p as learned
+    assert entries[("ausnahme", "exception")] == (1.0, "cr", None)
+
+
+def test_a_terms_folder_without_cr_words_gives_none(tmp_path: Path) -> None:
+    from build_lexicon import cr_entries
+
+    assert list(cr_entries(tmp_path)) == []

@@ -310,3 +310,38 @@ def test_a_german_word_the_index_knows_is_no_typo(lex: Lexicon) -> None:
     german = {"worden"}
     reading = read("ist die Kopie gewirkt worden", english_word, DE_STOP, lex, lambda w: w.lower() in german)
     assert "word" not in reading.english and "worden" in reading.untranslated
+
+
+def test_the_crs_own_words_translate_at_their_weight(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import CR_WORDS
+
+    reading = read("gibt es eine Ausnahme bei der Zahlung", english_word, DE_STOP, lex)
+    assert reading.english["exception"] == pytest.approx(CR_WORDS)
+    assert reading.english["payment"] == pytest.approx(CR_WORDS)
+    # a curated pair keeps its own weight: "Regel" is words.tsv's rule, not a cr_words entry
+    assert read("Regel", english_word, DE_STOP, lex).english["rule"] == pytest.approx(1.0)
+
+
+def test_every_cr_words_entry_is_in_the_shipped_lexicon(lex: Lexicon) -> None:
+    """data/terms/cr_words.tsv and data/lexicon/de-en.sqlite agree (rebuild the lexicon after
+    editing the table; a word a curated table translates keeps its own senses), and no German
+    form is a stop word (search drops those unread)."""
+    from importlib import resources
+
+    from regelwerk.ingest.model.fold import fold
+
+    table = (resources.files("regelwerk.data") / "terms" / "cr_words.tsv").read_text(encoding="utf-8")
+    rows = [line.split("\t") for line in table.splitlines() if not line.startswith("#")]
+    assert rows[0] == ["en", "count", "de"]
+    missing, stops = [], []
+    for en, count, de in rows[1:]:
+        assert en.isalpha() and en.islower() and int(count) >= 5, (en, count)
+        for form in de.split("|"):
+            key = " ".join(fold(w.lower()) for w in form.split())
+            found = lex.translations(key)
+            if en not in [t.en for t in found] and not any(t.source in ("words", "terms") for t in found):
+                missing.append(f"{form} -> {en}")
+            if key in DE_STOP:
+                stops.append(form)
+    assert not missing, f"not in the lexicon: {missing[:10]}"
+    assert not stops, f"German stop words: {stops}"

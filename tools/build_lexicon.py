@@ -320,6 +320,42 @@ def _alias_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
             yield de, en, "terms"
 
 
+def cr_entries(terms: Path) -> Iterator[tuple[str, str]]:
+    """``(German word, English lemma)`` from ``cr_words.tsv``: the German for the CR's own
+    words that neither the cards nor the term tables translate ("Ausnahme" -> exception,
+    "Zahlung" -> payment), written from the CR's vocabulary, not from questions. A table
+    without the file gives none."""
+    from regelwerk.ingest.model.fold import fold
+
+    path = terms / "cr_words.tsv"
+    if not path.exists():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        cells = line.split("\t")
+        if line.startswith("#") or len(cells) != 3 or cells[0] == "en":
+            continue
+        for form in cells[2].split("|"):
+            de = " ".join(fold(w.lower()) for w in _WORD.findall(form))
+            if de:
+                yield de, cells[0]
+
+
+def add_cr_entries(entries: Entries, terms: Path) -> int:
+    """Add `cr_entries` as source "cr" (p = 1; search weighs them by ``question.CR_WORDS``)
+    for the German words no curated table translates: a word of words.tsv or the term tables
+    keeps its senses ("entscheiden": choose, not also decide; on the dev questions adding
+    senses to those words cost 0.701 against 0.704), a learned pair becomes curated and keeps
+    its probability in ``learned``."""
+    added = 0
+    curated = {de for (de, _), (_, src, _) in entries.items() if src != "mtgjson"}
+    for de, en in cr_entries(terms):
+        old = entries.get((de, en))
+        if de not in curated and (old is None or old[1] == "mtgjson"):
+            entries[(de, en)] = (1.0, "cr", old[2] if old else None)
+            added += 1
+    return added
+
+
 def phrase_senses(entries: Entries) -> list[tuple[str, str]]:
     """The senses a word has only inside a phrase of the tables, each demoted to PHRASE_SENSE.
 
@@ -477,6 +513,7 @@ def build(
     for de, en, source in term_entries(terms):
         learned = entries.get((de, en), (0.0, "", None))[2]
         entries[(de, en)] = (1.0, source, learned)
+    cr = add_cr_entries(entries, terms)
     demoted = phrase_senses(entries)
     print(f"{len(demoted)} phrase senses demoted: {demoted}", file=sys.stderr)
     german_words = {w for de, _ in entries for w in de.split()}
@@ -507,6 +544,7 @@ def build(
         "german_lemmas": len({de for de, _ in entries}),
         "forms": len(forms),
         "phrase_senses": len(demoted),
+        "cr_entries": cr,
     }
     meta = {
         **{k: str(v) for k, v in counts.items()},

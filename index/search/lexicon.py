@@ -36,7 +36,9 @@ _STOPS = function_words("de", "stop", folded=True)
 class Translation:
     en: str
     p: float
-    source: str  # "mtgjson" (learned), "terms" (term tables, glossary heads), "words" (words.tsv)
+    #: "mtgjson" (learned), "terms" (term tables, glossary heads), "words" (words.tsv),
+    #: "cr" (cr_words.tsv: the German for the CR's own words)
+    source: str
 
 
 class Lexicon:

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from regelwerk.index.search.lexicon import Lexicon, lexicon
+from regelwerk.index.search.lexicon import Lexicon, Translation, lexicon
 from regelwerk.index.terms.function_words import function_words
 from regelwerk.ingest.model.fold import fold
 
@@ -140,6 +140,10 @@ MEANING = 1.0
 #: A German participle or third person's ending -> the infinitive endings to try in its place
 #: ("gemillt": millen, "getriggert": triggern, "gediscardet": discarden; `_conjugated`).
 VERB_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (("et", ("en",)), ("t", ("en", "n")))
+#: The weight of a translation from ``data/terms/cr_words.tsv`` (source "cr"): the German for
+#: the CR's own words that neither the cards nor the term tables translate ("Ausnahme":
+#: exception, "Zahlung": payment), written from the CR's vocabulary, not from questions.
+CR_WORDS = 0.5
 #: One-letter words that are the same in English rules text ("der Wert von X").
 VARIABLES = frozenset({"x", "y"})
 _WORD = re.compile(r"\w+")
@@ -276,7 +280,7 @@ def _phrase(lex: Lexicon, words: list[str], folded: list[str], i: int, english: 
         for key in itertools.product(*choices):
             names = lex.translations(" ".join(key))
             if names:
-                _add(english, ((t.en, t.p) for t in names))
+                _add(english, ((t.en, _weight(t)) for t in names))
                 return n
     return 0
 
@@ -310,7 +314,7 @@ def _conjugated(lex: Lexicon, folded: str) -> list[tuple[str, float]]:
             for infinitive in infinitives:
                 found = lex.translations(stem + infinitive)
                 if found:
-                    return [(t.en, t.p) for t in found]
+                    return [(t.en, _weight(t)) for t in found]
     return []
 
 
@@ -379,15 +383,21 @@ def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
         # a curated entry (term tables, words.tsv) is the translation; the corpus adds only
         # strong alternatives, not its collocations ("Spielstein": token, not "create")
         found = tuple(t for t in found if t.source != "mtgjson" or t.p >= CURATED_COMPANION)
-    out = [(t.en, t.p) for t in found]
-    if not out or max(p for _, p in out) < 1.0:
+    out = [(t.en, _weight(t)) for t in found]
+    if not out or max(t.p for t in found) < 1.0:
         # a compound the corpus rarely prints whole ("Loyalitätsmarken": loyalty) also
         # speaks through its parts (Loyalität + Marke: counter), at half weight; one it
         # never prints whole ("Kampfschrittreihenfolge") speaks through its parts alone
         scale = 0.5 if out else 1.0
         for part in lex._split(fold(word), 0) or ():
-            out.extend((t.en, t.p * scale) for t in lex.translations(part))
+            out.extend((t.en, _weight(t) * scale) for t in lex.translations(part))
     return out
+
+
+def _weight(t: Translation) -> float:
+    """A translation's weight in the English query: its probability, a ``cr_words.tsv``
+    entry's at CR_WORDS."""
+    return t.p * CR_WORDS if t.source == "cr" else t.p
 
 
 def _add(english: dict[str, float], pairs: Iterable[tuple[str, float]]) -> None:
