@@ -1,8 +1,9 @@
 """`collect` gives exactly whoosh's hits of a long Or: the same documents, the same float scores,
 the same order, and, under ``Require(q, scope:default)``, the same early stop (whoosh's
 ``RequireMatcher`` ends the collection once the array union's best single clause cannot reach
-the heap's minimum). Checked on a whoosh index of several segments, one with deleted
-documents, for random queries, limits, filters and BM25F parameters."""
+the heap's minimum); and whoosh's hits of a short Or, a tree of unions. Checked on a whoosh
+index of several segments, one with deleted documents, for random queries, limits, filters and
+BM25F parameters."""
 
 from __future__ import annotations
 
@@ -91,9 +92,40 @@ def test_the_same_hits_as_whoosh(index: Any, required: bool) -> None:
         searcher.close()
 
 
+def test_the_same_hits_as_whooshs_tree_of_unions(index: Any) -> None:
+    """A short Or (2-12 clauses, whoosh's tree of ``UnionMatcher``s, shaped by the clauses'
+    document frequencies): the same documents, float scores and order as whoosh, over every
+    segment (one with deletions), with and without a filter, some clauses absent from a
+    segment or from the index."""
+    rng = random.Random(17)
+    searcher = ScopedSearcher(index.reader(), fromindex=index)
+    try:
+        cache = collect.TermCache()
+        for _ in range(150):
+            searcher.weighting = scoring.BM25F(B=rng.choice((0.75, 0.9)), K1=1.2)
+            words = [*WORDS, "absent"]
+            boosts = (1.0, 0.25, 4.0)
+            terms = [wq.Term(rng.choice(("title", "text")), rng.choice(words), boost=rng.choice(boosts))
+                     for _ in range(rng.randint(2, 12))]
+            q = wq.Or(terms)
+            q.matcher_type = wq.Or.DEFAULT_MATCHER
+            found = collect.clauses(q, wq.Or.DEFAULT_MATCHER)
+            assert found is not None and collect.clauses(q) is None
+            limit = rng.choice((3, 10, 40))
+            allow = None if rng.random() < 0.5 else set(rng.sample(range(1700), 1000))
+            results = searcher.search(q, limit=limit, filter=allow, optimize=False)
+            want = [(r.score, r.docnum) for r in results]
+            assert collect.tree_hits(searcher, found, limit, allow, cache) == want
+    finally:
+        searcher.close()
+
+
 def test_other_queries_are_left_to_whoosh() -> None:
     short = wq.Or([wq.Term("text", "a"), wq.Term("text", "b")])
-    assert collect.clauses(short) is None  # a tree union: whoosh's own matcher
+    assert collect.clauses(short) is None  # a tree union: not an array union
+    scaled = wq.Or([wq.Term("text", "a"), wq.Term("text", "b")], scale=0.5)
+    scaled.matcher_type = wq.Or.DEFAULT_MATCHER
+    assert collect.clauses(scaled, wq.Or.DEFAULT_MATCHER) is None  # whoosh's CoordMatcher
     mixed = wq.Or([wq.Term("text", w) for w in WORDS[:20]] + [wq.Prefix("text", "w1")])
     mixed.matcher_type = wq.Or.ARRAY_MATCHER
     assert collect.clauses(mixed) is None

@@ -620,6 +620,32 @@ def test_a_texts_terms_are_cached_per_analyzer_function_not_per_engine() -> None
     assert not any(getattr(key[2], "__self__", None) is engine for key in rerank._TEXT_TERMS)
 
 
+def test_a_texts_word_sequence_is_cached_per_analyzer_function() -> None:
+    """The phrase lift reads a hit text's terms word by word through a cache keyed like
+    `rerank.text_terms`: stop words left out, two analyzers never sharing an entry, and no
+    engine kept; the lift finds the phrase in the cached sequence."""
+    from regelwerk.index.search import rerank
+
+    class Engine:
+        def analyze(self, lang: str, word: str) -> frozenset[str]:
+            return frozenset() if word == "the" else frozenset({word.lower()})
+
+    def upper(lang: str, word: str) -> frozenset[str]:
+        return frozenset({word.upper()})
+
+    engine = Engine()
+    text = "Trample damage goes through the blocker"
+    want = [{"trample"}, {"damage"}, {"goes"}, {"through"}, {"blocker"}]
+    assert rerank.text_sequence(text, "en", engine.analyze) == want
+    assert rerank.text_sequence(text, "en", upper)[4] == {"THE"}
+    assert not any(getattr(key[2], "__self__", None) is engine for key in rerank._TEXT_SEQUENCES)
+    hit = {"language": "en", "title": "Trample", "text": text}
+    boosts = {"title": 4.0, "text": 1.0}
+    through = [frozenset({"through"}), frozenset({"blocker"})]
+    assert rerank.phrase_factor(hit, through, Engine().analyze, boosts) == 1 + rerank.PHRASE / 4
+    assert rerank.phrase_factor(hit, through[::-1], Engine().analyze, boosts) == 1.0
+
+
 def test_english_players_words_search_the_crs_words(engine: SearchEngine) -> None:
     """aliases.tsv's English players' words and abbreviations reach the CR's English words, not
     only the German names of their term, and are never corrected as typos ("scoops" is no

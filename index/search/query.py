@@ -216,15 +216,15 @@ class SearchEngine:
         score, so those hits are the best of the units up to that point, and the question
         weights were tuned on them (the exhaustive top 40 changes 12 of 847 relevance and
         bench payloads on the 2026-04-17 CR, at MRR -0.004 to -0.013 per question set).
-        Such a union is collected by ``collect``, which gives whoosh's hits without its
-        matchers, when it can.
+        Such a union, and a short query's tree of unions, is collected by ``collect``, which
+        gives whoosh's hits without its matchers, when it can.
         """
         default = self._version is None and not self._all_versions
         array = getattr(q, "matcher_type", None) == wq.Or.ARRAY_MATCHER
         whole = not default or self._whole_scope()
         self.searcher.default_only = default
         try:
-            found = self._collected(q, limit, flt, default) if array and whole else None
+            found = self._collected(q, limit, flt, default, array) if whole else None
             if found is not None:
                 return [(self._stored(d), sc) for sc, d in found]
             if default and (array or not whole):
@@ -234,18 +234,22 @@ class SearchEngine:
         finally:
             self.searcher.default_only = False
 
-    def _collected(self, q: Any, limit: int, flt: Any, required: bool) -> list[tuple[float, int]] | None:
-        """``collect.top_hits`` of an array union of plain terms, or None where it does not
-        model the search (imported here: a cold keyword search never needs it)."""
+    def _collected(
+        self, q: Any, limit: int, flt: Any, required: bool, array: bool
+    ) -> list[tuple[float, int]] | None:
+        """``collect.top_hits`` of an `array` union of plain terms, ``collect.tree_hits`` of a
+        tree of unions of them, or None where it does not model the search."""
         from regelwerk.index.search import collect
 
-        terms = collect.clauses(q)
+        terms = collect.clauses(q, wq.Or.ARRAY_MATCHER if array else wq.Or.DEFAULT_MATCHER)
         if terms is None:
             return None
         if self._postings is None:
             self._postings = collect.TermCache()
         try:
-            return collect.top_hits(self.searcher, terms, limit, flt, required, self._postings)
+            if array:
+                return collect.top_hits(self.searcher, terms, limit, flt, required, self._postings)
+            return collect.tree_hits(self.searcher, terms, limit, flt, self._postings)
         except collect.Unmodelled:
             return None
 

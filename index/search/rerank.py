@@ -148,10 +148,26 @@ def phrase_factor(
         return 1.0
     n = len(phrase)
     for field in ("title", "text"):
-        seq = [t for t in (analyze("en", w) for w in _WORD.findall(str(f.get(field) or ""))) if t]
-        if any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1)):
+        seq = text_sequence(str(f.get(field) or ""), "en", analyze)
+        if any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1) if seq[i] == phrase[0]):
             return 1 + PHRASE * boosts[field] / boosts["title"]
     return 1.0
+
+
+_TEXT_SEQUENCES: dict[tuple[str, str, object], list[frozenset[str]]] = {}
+
+
+def text_sequence(text: str, lang: str, analyze: Analyze) -> list[frozenset[str]]:
+    """The index terms of `text`'s words in `lang`, word by word (words without any, stop
+    words, left out), cached as `text_terms` is: a short query's phrase is looked for in its
+    40 hits' text, and the same hits come back query after query. Callers must not change it."""
+    key = (text, lang, getattr(analyze, "__func__", analyze))
+    found = _TEXT_SEQUENCES.get(key)
+    if found is None:
+        if len(_TEXT_SEQUENCES) >= TERMS_CACHE:
+            _TEXT_SEQUENCES.clear()
+        found = _TEXT_SEQUENCES[key] = [t for t in (analyze(lang, w) for w in _WORD.findall(text)) if t]
+    return found
 
 
 def derived_factor(f: Fields, wanted: set[str], said: set[str], analyze: Analyze) -> float:
