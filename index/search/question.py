@@ -137,6 +137,9 @@ COGNATE_MIN = 5
 #: lexicon, as a new question's new words meet it, dev de 0.585 -> 0.588 (0.591 at 1.0).
 COGNATE = 0.5
 MEANING = 1.0
+#: A German participle or third person's ending -> the infinitive endings to try in its place
+#: ("gemillt": millen, "getriggert": triggern, "gediscardet": discarden; `_conjugated`).
+VERB_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (("et", ("en",)), ("t", ("en", "n")))
 #: The weight of a translation from ``data/terms/cr_words.tsv`` (source "cr"): the German for
 #: the CR's own words that neither the cards nor the term tables translate ("Ausnahme":
 #: exception, "Zahlung": payment), written from the CR's vocabulary, not from questions.
@@ -241,7 +244,7 @@ def read(
         elif _stop(w, f, german_stop):
             _add(english, _meaning(lex, f))
         elif len(f) >= 2:
-            pairs = _translate(lex, w)
+            pairs = _translate(lex, w) or _conjugated(lex, f)
             if not pairs and COGNATE and not english_word(w):
                 loan = cognate(f, english_word)
                 pairs = [(loan, COGNATE)] if loan else []
@@ -295,6 +298,24 @@ def _meaning(lex: Lexicon, folded: str) -> list[tuple[str, float]]:
     if folded not in MEANINGFUL or not MEANING:
         return []
     return [(t.en, t.p * MEANING) for t in lex.translations(folded) if t.source == "words"]
+
+
+def _conjugated(lex: Lexicon, folded: str) -> list[tuple[str, float]]:
+    """The English lemmas of an English verb German players conjugate the German way
+    ("gemillt", "geexilt", "getriggert", "gescryt"), read through the infinitive the lexicon
+    knows ("millen", "exilen", "triggern", "scryen"; `VERB_ENDINGS`), or []. Only words the
+    lexicon knows no other way get here, before the typo check ("gemillt" is no "gekillt")."""
+    cores = (folded[2:], folded) if folded.startswith("ge") else (folded,)
+    for core in cores:
+        for ending, infinitives in VERB_ENDINGS:
+            stem = core[: -len(ending)]
+            if not core.endswith(ending) or len(stem) < 3:
+                continue
+            for infinitive in infinitives:
+                found = lex.translations(stem + infinitive)
+                if found:
+                    return [(t.en, _weight(t)) for t in found]
+    return []
 
 
 def cognate(folded: str, english_word: Callable[[str], bool]) -> str | None:
