@@ -141,6 +141,13 @@ def split_compound(word: str, parts: frozenset[str] = RULES_PARTS) -> tuple[str,
     """The vocabulary parts of a folded compound, or () if it is not made only of them."""
     if len(word) > MAX_COMPOUND:
         return ()
+    return _split_compound(word, parts)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _split_compound(word: str, parts: frozenset[str]) -> tuple[str, ...]:
+    """`split_compound`, cached: a question's every word is tried as a compound, and the same
+    words come back question after question (a frozenset keeps its hash once computed)."""
     longest = max((len(p) for p in parts), default=0) + max(len(link) for link in _LINKS)
     found = _split(word, parts, True, longest, set())
     return tuple(found) if found and len(found) > 1 else ()
@@ -332,4 +339,17 @@ def analyzer(key: str) -> Analyzer:
 
 def terms(key: str, text: str) -> list[str]:
     """The index terms the named analyzer makes of `text`, in order (duplicates kept)."""
+    if len(text) <= SHORT_TEXT:
+        return list(_short_terms(key, text))
     return [t.text for t in analyzer(key)(text)]
+
+
+#: Texts up to this long (a word, a name, a short query) have their terms cached.
+SHORT_TEXT = 64
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _short_terms(key: str, text: str) -> tuple[str, ...]:
+    """`terms` of a short text, cached: query building runs every word of a question through
+    both languages' analyzers, several times, and the same words come back query after query."""
+    return tuple(t.text for t in analyzer(key)(text))

@@ -183,7 +183,9 @@ class _Union:
                     sums[d] = get(d, 0.0) + value * boost
             self.at[j] = stop
         self.scores = sums
-        self.docs = sorted(d for d, s in sums.items() if s > 0)
+        # the union skips a document scoring 0 (a part seldom has one: then none is looked for)
+        positive = not sums or min(sums.values()) > 0
+        self.docs = sorted(sums) if positive else sorted(d for d, s in sums.items() if s > 0)
 
     def ceiling(self) -> float:
         """The union's ``max_quality``: the best clause's, read or not (not their sum)."""

@@ -214,23 +214,41 @@ def behind_cited_rules(found: Ranked, names_whole_query: Callable[[Fields], bool
     the whole query ("combat damage step") keep their score. Deferring is decided on the
     scores before any hit moves, so one move never sets off another.
     """
-    rules: dict[str, list[tuple[RuleNumber, float]]] = {}
+    best_at: dict[tuple[str, tuple[Any, ...]], float] = {}  # (document, what cites it) -> best score
     for f, sc in found:
         rn = own_number(f)
         if rn is not None:
-            rules.setdefault(str(f.get("document")), []).append((rn, sc))
+            doc = str(f.get("document"))
+            for key in _citing_keys(rn):
+                if best_at.get((doc, key), sc) <= sc:
+                    best_at[(doc, key)] = sc
     out = []
     for f, sc in found:
         glossary = f.get("kind") == "glossary"
         if not (glossary and names_whole_query(f)):
             cited = citations(str(f.get("text") or ""), None if glossary else f.get("number"))
-            # most hits cite nothing: their walk over the found rules would find nothing
-            same_doc = rules.get(str(f.get("document")), []) if cited else []
-            best = max((rs for rn, rs in same_doc if any(c.contains(rn) for c in cited)), default=None)
+            doc = str(f.get("document"))
+            scores = [best_at[(doc, k)] for k in map(_cited_key, cited) if (doc, k) in best_at]
+            best = max(scores, default=None)
             if best is not None and best <= sc and (glossary or best >= RESTATED * sc):
                 sc = best * 0.99
         out.append((f, sc))
     return out
+
+
+def _citing_keys(rn: RuleNumber) -> tuple[tuple[Any, ...], ...]:
+    """The citations that contain `rn` (``RuleNumber.contains``), as `_cited_key` names them:
+    its section, its rule and the subrule itself."""
+    if rn.rule is None:
+        return ((rn.section,),)
+    return ((rn.section,), (rn.section, rn.rule), (rn.section, rn.rule, rn.letter))
+
+
+def _cited_key(c: RuleNumber) -> tuple[Any, ...]:
+    """What a citation covers: a section, a rule with its subrules, or one subrule."""
+    if c.rule is None:
+        return (c.section,)
+    return (c.section, c.rule) if c.letter is None else (c.section, c.rule, c.letter)
 
 
 def own_number(f: Fields) -> RuleNumber | None:
@@ -402,12 +420,18 @@ def intent_factor(f: Fields, intents: tuple[str, ...]) -> float:
     cues = [INTENT_CUES[i] for i in intents if i in INTENT_CUES]
     if not cues:
         return 1.0
-    words = set(_CUE_WORD.findall(str(f.get("text") or "").lower()))
+    words = _cue_words(str(f.get("text") or ""))
     if any(c & words for c in cues) or ("count" in intents and any(w.isdigit() for w in words)):
         return INTENT
     if "define" in intents and _DEFINES.match(str(f.get("text") or "")):
         return INTENT
     return 1.0
+
+
+@functools.lru_cache(maxsize=8192)
+def _cue_words(text: str) -> frozenset[str]:
+    """`text`'s words, lower-cased, as intent cues are matched (cached: the same hits come back)."""
+    return frozenset(_CUE_WORD.findall(text.lower()))
 
 
 def interleave_language(
