@@ -322,6 +322,21 @@ def test_the_crs_own_words_translate_at_their_weight(lex: Lexicon) -> None:
     assert read("Regel", english_word, DE_STOP, lex).english["rule"] == pytest.approx(1.0)
 
 
+def test_a_loanword_spelt_as_its_cr_translation_is_left_to_the_english_reading(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import _translate, spelt_alike
+
+    assert spelt_alike("methode", "method") and spelt_alike("negative", "negative")
+    assert not spelt_alike("ausnahme", "exception")
+    # "Methode" and "Version" are cr_words entries spelt as their English word: read as typed
+    # (the English text and the term names know them at full weight), not at CR_WORDS
+    for word in ("Methode", "Version"):
+        assert any(t.source == "cr" for t in lex.translations(word.lower()))
+        reading = read(f"welche {word} gilt", english_word, DE_STOP, lex)
+        assert word in reading.untranslated and word.lower() not in reading.english
+    # inside a compound the entry still reads its part
+    assert ("format", pytest.approx(0.5)) in _translate(lex, "Formatregeln")
+
+
 def test_every_cr_words_entry_is_in_the_shipped_lexicon(lex: Lexicon) -> None:
     """data/terms/cr_words.tsv and data/lexicon/de-en.sqlite agree (rebuild the lexicon after
     editing the table; a word a curated table translates keeps its own senses), and no German

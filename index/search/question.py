@@ -379,6 +379,10 @@ def separable(words: list[str], lex: Lexicon) -> list[str]:
 def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
     """English lemmas with weights for one German word: whole word, its lemma, else its parts."""
     found = lex.translations(fold(word)) or lex.translations(lex.lemma(word))
+    # a loanword spelt as its cr_words.tsv translation ("modaler": modal) is left to the
+    # reader's own ways with an English-looking word (as typed, the term names), which weigh
+    # it fully; the entry still reads it inside a compound ("Hybridmanasymbol")
+    found = tuple(t for t in found if t.source != "cr" or not spelt_alike(fold(word), t.en))
     if any(t.source != "mtgjson" for t in found):
         # a curated entry (term tables, words.tsv) is the translation; the corpus adds only
         # strong alternatives, not its collocations ("Spielstein": token, not "create")
@@ -392,6 +396,12 @@ def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
         for part in lex._split(fold(word), 0) or ():
             out.extend((t.en, _weight(t) * scale) for t in lex.translations(part))
     return out
+
+
+def spelt_alike(folded: str, en: str) -> bool:
+    """Is the folded German word spelt as the English `en`, as it stands or as the loanword
+    reading spells it ("modaler", "negativ": modal, negative; "Methode": method)?"""
+    return folded == en or cognate(folded, lambda spelt: spelt == en) == en
 
 
 def _weight(t: Translation) -> float:
