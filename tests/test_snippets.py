@@ -67,9 +67,9 @@ def test_a_texts_words_are_cached_per_analyzer_function_not_per_engine() -> None
 
 def test_the_word_cache_starts_again_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
     from regelwerk.index.search import snippets
+    from regelwerk.index.search.analysis import TextCache
 
-    monkeypatch.setattr(snippets, "WORDS_CACHE", 3)
-    monkeypatch.setattr(snippets, "_WORDS", {})
+    monkeypatch.setattr(snippets, "_WORDS", TextCache(3))
     for n in range(7):
         assert snippet(f"word{n} damage", "en", {"damage"}, _analyze) == f"word{n} «damage»"
         assert 1 <= len(snippets._WORDS) <= 3

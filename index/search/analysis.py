@@ -21,8 +21,8 @@ picklable state (strings, frozensets), never lambdas or closures.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Generic, TypeVar
 
 from whoosh.analysis import (
     Analyzer,
@@ -335,6 +335,39 @@ def analyzer(key: str) -> Analyzer:
     if found is None:
         found = _CACHE[key] = ANALYZERS[key]()
     return found
+
+
+T = TypeVar("T")
+
+
+class TextCache(Generic[T]):
+    """What was made of a text by an analyzer (its term set, its word sequence, its word
+    positions), kept because the same hits come back query after query. Keyed by the text,
+    its language and the analyzer's function, not the engine it is bound to: every engine's
+    analyzer gives the same terms, and a cache holding engines would keep their searchers
+    alive. Starts again when `limit` texts are held."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._found: dict[tuple[str, str, object], T] = {}
+
+    def get(
+        self, text: str, lang: str, analyze: Callable[[str, str], frozenset[str]], make: Callable[[], T]
+    ) -> T:
+        """The cached value for `text` in `lang` by `analyze`, made by `make()` the first time."""
+        key = (text, lang, getattr(analyze, "__func__", analyze))
+        found = self._found.get(key)
+        if found is None:
+            if len(self._found) >= self.limit:
+                self._found.clear()
+            found = self._found[key] = make()
+        return found
+
+    def __iter__(self) -> Iterator[tuple[str, str, object]]:
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        return len(self._found)
 
 
 def terms(key: str, text: str) -> list[str]:

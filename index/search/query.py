@@ -444,15 +444,7 @@ class SearchEngine:
         clauses = list(q.subqueries) if isinstance(q, wq.Or) else [q]
         self._term_clauses("en", sorted(extra), feedback.GLOSS, clauses, self._common("en", extra | wanted))
         q = _union(clauses)
-        return q, self._placed_again(self._run(q, limit, flt), found)
-
-    def _placed_again(self, results: rerank.Ranked, found: rerank.Ranked) -> rerank.Ranked:
-        """`_placed` of a second search's `results`, reusing where the first search's hits
-        `found` were placed (a unit's place depends on the search's scope only)."""
-        known = {int(f["uid"]): f for f, _ in found}
-        fresh = [(f, sc) for f, sc in results if int(f["uid"]) not in known]
-        known.update((int(f["uid"]), f) for f, _ in self._placed(fresh))
-        return [(known[int(f["uid"])], sc) for f, sc in results if int(f["uid"]) in known]
+        return q, self._placed(self._run(q, limit, flt))  # the first search's units: cached places
 
     def _answer_order(
         self, ranked: rerank.Ranked, text: str, flt: Any, lang: str | None, terms: dict[str, set[str]]

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from regelwerk.index.search.analysis import TextCache
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references
@@ -111,28 +112,24 @@ def coordinate(
     return out
 
 
-#: How many texts' term sets `text_terms` keeps (cleared when full).
+#: How many texts' term sets (and word sequences) re-ranking keeps (cleared when full).
 TERMS_CACHE = 8192
-_TEXT_TERMS: dict[tuple[str, str, object], frozenset[str]] = {}
+_TEXT_TERMS: TextCache[frozenset[str]] = TextCache(TERMS_CACHE)
 
 
 def text_terms(text: str, lang: str, analyze: Analyze) -> frozenset[str]:
-    """The index terms of `text`'s words in `lang`, cached: a question's 40 hits are analysed
-    word by word for coverage (and the glossary feedback reads definitions the same way), and
-    the same hits come back query after query (about 2 ms of a long question's warm time
-    before the cache). The key holds the analyzer's function, not the engine it is bound to:
-    every engine's analyzer gives the same terms, and a cache holding engines would keep their
-    searchers alive."""
-    key = (text, lang, getattr(analyze, "__func__", analyze))
-    found = _TEXT_TERMS.get(key)
-    if found is None:
-        if len(_TEXT_TERMS) >= TERMS_CACHE:
-            _TEXT_TERMS.clear()
+    """The index terms of `text`'s words in `lang`, cached (`TextCache`): a question's 40 hits
+    are analysed word by word for coverage (and the glossary feedback reads definitions the
+    same way), and the same hits come back query after query (about 2 ms of a long question's
+    warm time before the cache)."""
+
+    def make() -> frozenset[str]:
         out: set[str] = set()
         for w in _WORD.findall(text):
             out |= analyze(lang, w)
-        found = _TEXT_TERMS[key] = frozenset(out)
-    return found
+        return frozenset(out)
+
+    return _TEXT_TERMS.get(text, lang, analyze, make)
 
 
 def phrase_factor(
@@ -154,20 +151,16 @@ def phrase_factor(
     return 1.0
 
 
-_TEXT_SEQUENCES: dict[tuple[str, str, object], list[frozenset[str]]] = {}
+_TEXT_SEQUENCES: TextCache[list[frozenset[str]]] = TextCache(TERMS_CACHE)
 
 
 def text_sequence(text: str, lang: str, analyze: Analyze) -> list[frozenset[str]]:
     """The index terms of `text`'s words in `lang`, word by word (words without any, stop
     words, left out), cached as `text_terms` is: a short query's phrase is looked for in its
     40 hits' text, and the same hits come back query after query. Callers must not change it."""
-    key = (text, lang, getattr(analyze, "__func__", analyze))
-    found = _TEXT_SEQUENCES.get(key)
-    if found is None:
-        if len(_TEXT_SEQUENCES) >= TERMS_CACHE:
-            _TEXT_SEQUENCES.clear()
-        found = _TEXT_SEQUENCES[key] = [t for t in (analyze(lang, w) for w in _WORD.findall(text)) if t]
-    return found
+    return _TEXT_SEQUENCES.get(
+        text, lang, analyze, lambda: [t for t in (analyze(lang, w) for w in _WORD.findall(text)) if t]
+    )
 
 
 def derived_factor(f: Fields, wanted: set[str], said: set[str], analyze: Analyze) -> float:

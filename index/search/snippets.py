@@ -11,6 +11,8 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Callable
 
+from regelwerk.index.search.analysis import TextCache
+
 HIGHLIGHT = ("«", "»")
 
 _WORD = re.compile(r"\w+")
@@ -20,19 +22,15 @@ WORDS_CACHE = 2048
 #: A text's word spans (starts, ends) and, per index term, the positions of the words that
 #: analyze to it.
 _Words = tuple["array[int]", "array[int]", dict[str, tuple[int, ...]]]
-_WORDS: dict[tuple[str, str, object], _Words] = {}
+_WORDS: TextCache[_Words] = TextCache(WORDS_CACHE)
 
 
 def _words(text: str, lang: str, analyze: Callable[[str, str], frozenset[str]]) -> _Words:
-    """`text`'s word spans and where each of their index terms stands, cached: the same hits
-    come back query after query, and analysing their words one by one was most of a
-    snippet's time. Keyed like ``rerank.text_terms``: by the analyzer's function, not the
-    engine it is bound to, so no searcher is kept alive."""
-    key = (text, lang, getattr(analyze, "__func__", analyze))
-    found = _WORDS.get(key)
-    if found is None:
-        if len(_WORDS) >= WORDS_CACHE:
-            _WORDS.clear()
+    """`text`'s word spans and where each of their index terms stands, cached (`TextCache`,
+    as ``rerank.text_terms``): the same hits come back query after query, and analysing
+    their words one by one was most of a snippet's time."""
+
+    def make() -> _Words:
         starts, ends = array("l"), array("l")
         where: dict[str, list[int]] = {}
         for i, m in enumerate(_WORD.finditer(text)):
@@ -40,8 +38,9 @@ def _words(text: str, lang: str, analyze: Callable[[str, str], frozenset[str]]) 
             ends.append(m.end())
             for t in analyze(lang, m.group()):
                 where.setdefault(t, []).append(i)
-        found = _WORDS[key] = (starts, ends, {t: tuple(ps) for t, ps in where.items()})
-    return found
+        return starts, ends, {t: tuple(ps) for t, ps in where.items()}
+
+    return _WORDS.get(text, lang, analyze, make)
 
 
 def densest(marked: list[int], width: int) -> int:
