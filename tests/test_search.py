@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -544,6 +545,42 @@ def test_a_derived_form_covers_a_question_word(monkeypatch: pytest.MonkeyPatch) 
     assert half[0] < half[1] < half[2] == plain[2]
     whole = scores(1.0, derived)
     assert whole[0] == plain[0] and whole[1] == whole[2] == plain[2]
+
+
+def test_coordination_can_be_given_for_one_search() -> None:
+    """`coordinate`'s `coordination` replaces COORDINATION: full coverage multiplies a hit's
+    score by 1 + coordination, none leaves it."""
+    from regelwerk.index.search import rerank
+
+    def analyze(lang: str, word: str) -> frozenset[str]:
+        return frozenset({word.lower()})
+
+    hits = [({"language": "en", "title": "", "text": t}, 1.0) for t in ("token owner", "nothing here")]
+    known, weight = {"en": {"token", "owner"}, "de": set()}, {"en": {"token": 1.0, "owner": 1.0}, "de": {}}
+    shared = [sc for _, sc in rerank.coordinate(hits, known, weight, analyze)]
+    given = [sc for _, sc in rerank.coordinate(hits, known, weight, analyze, None, 8.0)]
+    assert shared == [1.0 + rerank.COORDINATION, 1.0]
+    assert given == [9.0, 1.0]
+
+
+@NEEDS_SHARED
+def test_only_an_english_question_takes_the_english_coordination(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from regelwerk.index.search import rerank
+
+    seen: list[float | None] = []
+    coordinate = rerank.coordinate
+
+    def recorded(*args: Any) -> Any:
+        seen.append(args[5] if len(args) > 5 else None)
+        return coordinate(*args)
+
+    monkeypatch.setattr(rerank, "coordinate", recorded)
+    engine.search("when can a player play a land during the turn")
+    engine.search("Wann darf ich in meinem Zug ein Land spielen")
+    engine.search("first strike damage")
+    assert seen == [rerank.ENGLISH_COORDINATION, None, None]
 
 
 @NEEDS_SHARED

@@ -530,7 +530,10 @@ class SearchEngine:
         scale = scale or {}
         weight = {lang: {t: self._idf(lang, t) * scale.get(t, 1.0) for t in ts} for lang, ts in known.items()}
         derived = self._derived(known["en"]) if self._asks and rerank.DERIVED_COVER else None
-        out = rerank.coordinate(found, known, weight, self._analyze, derived)
+        english = self._asks and not self._german
+        out = rerank.coordinate(
+            found, known, weight, self._analyze, derived, rerank.ENGLISH_COORDINATION if english else None
+        )
         if phrase:
             out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
         if said and not self._asks:
