@@ -44,11 +44,12 @@ FACTORS = ("topic", "titled", "boilerplate", "consequence", "generality", "inten
 #: them by 1/distance², idf-weighted; ``span``: the words matched per word of the shortest
 #: stretch holding them all), its best sentence's and its first sentence's idf-weighted share
 #: of the question, squared (``sentence``, ``first_sentence``), what its parent rule's text
-#: adds to that share (``parent``: a subrule read in its rule's context), and the summed
+#: adds to that share (``parent``: a subrule read in its rule's context), what its section's
+#: first rule adds (``opening_context``: "704.5g" read with "704.1"), and the summed
 #: scores of the other hits of its rule beside its own (``rule_mates``).
 CANDIDATES = (
     "lettered", "glossary", "german", "length", "section", "opening", "opening_what", "header",
-    "proximity", "span", "sentence", "first_sentence", "parent", "rule_mates",
+    "proximity", "span", "sentence", "first_sentence", "parent", "opening_context", "rule_mates",
 )
 FEATURES = FACTORS + CANDIDATES
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.07, 0.0, 0.07, 0.15, 0.3, 0.6, 1.0, 2.0)
@@ -132,7 +133,7 @@ def features(
 
 
 _SENTENCE = re.compile(r"(?<=[.;:])\s+")
-NEARBY = ("proximity", "span", "sentence", "first_sentence", "parent", "rule_mates")
+NEARBY = ("proximity", "span", "sentence", "first_sentence", "parent", "opening_context", "rule_mates")
 
 
 def nearby(engine: Any, seen: dict[str, Any], f: dict[str, Any], top: list[Any]) -> dict[str, float]:
@@ -163,6 +164,10 @@ def nearby(engine: Any, seen: dict[str, Any], f: dict[str, Any], top: list[Any])
     if rn is not None and rn.letter is not None:
         above = _parent_text(engine, f, str(rn.parent))
         parent = share(f"{above} {own}") ** 2 - share(own) ** 2 if above else 0.0
+    opening = 0.0
+    if rn is not None and rn.rule not in (None, 1):
+        first = _parent_text(engine, f, f"{rn.section}.1")
+        opening = share(f"{first} {own}") ** 2 - share(own) ** 2 if first else 0.0
     mine = next((sc for g, sc in top if g is f), 0.0)
     mates = [sc for g, sc in top if g is not f and _rule(g) is not None and _rule(g) == _rule(f)]
     return {
@@ -171,6 +176,7 @@ def nearby(engine: Any, seen: dict[str, Any], f: dict[str, Any], top: list[Any])
         "sentence": max(sentences, default=0.0) ** 2,
         "first_sentence": sentences[0] ** 2 if sentences else 0.0,
         "parent": parent,
+        "opening_context": opening,
         "rule_mates": math.log1p(sum(mates) / mine) if mates and mine > 0 else 0.0,
     }
 
@@ -197,7 +203,8 @@ def _shortest(places: dict[str, list[int]]) -> int:
 
 
 def _parent_text(engine: Any, f: dict[str, Any], number: str) -> str:
-    """The own text (no examples) of the rule `number` in `f`'s release and language, or ""."""
+    """The own text (no examples) of the rule `number` in `f`'s release and language, or ""
+    (a heading such as "704.1" has its title for text)."""
     from regelwerk.index.search import rerank
 
     for docnum in engine._numbered(number):
