@@ -30,9 +30,11 @@ of exactly our language. This aligns it at the word level and keeps what the evi
    German names, and the ordinary words of ``words.tsv``) are added as high-confidence
    entries (p = 1 for each English word of the name);
 5. the forms of every German lemma kept are stored as a form table (the lemma the cards'
-   own words were given first, then simplemma's dictionary forms), so the runtime looks a
-   query word's lemma up instead of loading simplemma's dictionary (three seconds) in a
-   command that should start in a fifth of one.
+   own words were given first, then simplemma's dictionary forms, then for a word with
+   neither the forms its last part lends, `head_forms`), so the runtime looks a query word's
+   lemma up instead of loading simplemma's dictionary (three seconds) in a command that
+   should start in a fifth of one. A curated phrase ending in a verb is keyed verb first too
+   (`german_keys`: "ins Spiel kommen", "kommt ins Spiel").
 
 The result is one small SQLite file (indexed lookups, nothing to parse at start) plus
 ``README.md`` with source, command, date and counts.
