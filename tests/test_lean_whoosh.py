@@ -21,7 +21,8 @@ from tests.search_home import library_with
 #: What whoosh would load for nothing, and what those modules pull in.
 DEFERRED = ("asyncio", "urllib.request", "ssl", "http.client", "html", "html.entities")
 #: whoosh's own deferred modules, which keep their stand-ins until first use.
-WAITING = ("whoosh.lang.morph_en", "whoosh.lang.porter", "whoosh.lang.dmetaphone", "whoosh.highlight")
+WAITING = ("whoosh.lang.morph_en", "whoosh.lang.porter", "whoosh.lang.dmetaphone", "whoosh.highlight",
+           *(f"whoosh.lang.snowball.{m}" for m in lean_whoosh.UNUSED_STEMMERS))
 
 
 @pytest.fixture(scope="module")
@@ -70,9 +71,15 @@ def test_the_stand_ins_answer_as_the_real_modules(tmp_path: Path) -> None:
         "from whoosh.analysis import morph\nfrom whoosh import searching, compat\n"
         "twins = [morph.stem('running'), morph.double_metaphone('Thompson'),\n"
         "         type(searching.highlight.Highlighter()).__name__, compat.htmlescape('<&>')]\n"
+        "from whoosh.lang import stemmer_for_language\n"
+        "twins.append([stemmer_for_language(c)('hestene') for c in ('en', 'de', 'da')])\n"
         "import whoosh.lang.porter as porter, whoosh.lang.dmetaphone as dm, html\n"
+        "from whoosh.lang.snowball.english import EnglishStemmer\n"
+        "from whoosh.lang.snowball.german import GermanStemmer\n"
+        "from whoosh.lang.snowball.danish import DanishStemmer\n"
+        "stems = [s().stem('hestene') for s in (EnglishStemmer, GermanStemmer, DanishStemmer)]\n"
         "same = same and twins == [porter.stem('running'), dm.double_metaphone('Thompson'),\n"
-        "                          'Highlighter', html.escape('<&>')]\n"
+        "                          'Highlighter', html.escape('<&>'), stems]\n"
         "import asyncio, urllib.request\n"
         "real = [hasattr(asyncio, 'run'), hasattr(urllib.request, 'Request'),\n"
         "        type(real_morph).__name__, type(sys.modules['whoosh.lang.morph_en']).__name__]\n"
