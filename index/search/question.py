@@ -265,13 +265,13 @@ NO_LONGER = "longer"
 
 def _phrase(lex: Lexicon, words: list[str], folded: list[str], i: int, english: dict[str, float]) -> int:
     """How many words from `i` on form a phrase of the lexicon (0 if none), its translations
-    added to `english`: two- and three-word names of the term tables ("zweiköpfiger riese",
-    "ins spiel kommen"), each word as typed or as its lemma ("das Spiel verlässt": das Spiel
+    added to `english`: names of the term tables ("zweiköpfiger riese", "ins spiel kommen",
+    "aus dem spiel entfernen") and the phrases of ``cr_words.tsv`` ("an der reihe", "kommt ins
+    Spiel"), longest first, each word as typed or as its lemma ("das Spiel verlässt": das Spiel
     verlassen; "Spiel" itself, not its lemma "spielen")."""
     starts = lex.phrase_starts()
-    if folded[i] not in starts and lex.lemma(words[i]) not in starts:
-        return 0
-    for n in (3, 2):
+    lengths = sorted({*starts.get(folded[i], ()), *starts.get(lex.lemma(words[i]), ())}, reverse=True)
+    for n in lengths:
         if i + n > len(words):
             continue
         choices = [
@@ -406,7 +406,22 @@ def spelt_alike(folded: str, en: str) -> bool:
 
 def _weight(t: Translation) -> float:
     """A translation's weight in the English query: its probability, a ``cr_words.tsv``
-    entry's at CR_WORDS."""
+    entry's at CR_WORDS.
+
+    Each translation is weighed by its own probability alone. Tried and dropped (session 15,
+    dev MRR@10 German as shipped / the proxy without ``words.tsv``, from 0.709 / 0.629;
+    English 0.760 in every row): choosing among a word's translations by their coherence in
+    the CR (Gao et al. 2001, Monz and Dorr 2005: the Dice coefficient of two English terms'
+    rules in the index, each translation re-weighted by its association with the other
+    words' translations). It picks the right sense ("Land spielen": play over cast and
+    activate; "trifft": encounter dropped) but moves no ranking for the better: relative
+    within a word (lemmas sharing >= 0.3 of their rules read as one phrase, "mana value")
+    0.709 / 0.629 at 0.5, 5-fold cross-validated 0.709 / 0.628; lemmas kept apart (a
+    phrase's "mana" and "value" compete) 0.704; in coverage only, soft to a hard choice,
+    0.706-0.703; every translation absolute 0.693 / 0.618. A cold German question read its
+    translations' postings (+30 ms CPU). Neither did the weights' shape carry: LEX_POWER
+    1.5 (0.710 / 0.608), 0.75 (0.706 / 0.639; cross-validated on the proxy 0.626); a
+    word's translations over its best one (0.707 / 0.625 at half)."""
     return t.p * CR_WORDS if t.source == "cr" else t.p
 
 
