@@ -47,3 +47,15 @@ def test_main_answers_as_the_whole_app(args: list[str]) -> None:
     whole, alone = _run("app", *args), _run("main", *args)
     assert (alone.returncode, alone.stdout, alone.stderr) == (whole.returncode, whole.stdout, whole.stderr)
     assert alone.stdout + alone.stderr  # something was said
+
+
+def test_main_collects_garbage_rarely() -> None:
+    """A command's process runs the cyclic collector every GC_THRESHOLD objects, not Python's 700."""
+    code = ("import atexit, gc, sys\nsys.argv[0] = 'regelwerk'\n"
+            "atexit.register(lambda: print('threshold', gc.get_threshold()[0]))\n"
+            "from regelwerk.cli.app import main\nmain()")
+    done = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True)
+    from regelwerk.cli.app import GC_THRESHOLD
+
+    assert f"threshold {GC_THRESHOLD}" in done.stdout
+    assert GC_THRESHOLD > 700

@@ -346,3 +346,38 @@ def test_adding_a_release_reads_only_the_newest_lineage_pair(
     assert read == [("cr-en-2020-02-01", "cr-en-2020-03-01")]
     hits = library.search("100.3", version="2020-01-01")["hits"]
     assert [(h["number"], h["current"]) for h in hits][:1] == [("100.2", "100.3")]
+
+
+def _scope_by_join(folder: Path, lang: str | None) -> set[int]:
+    """The default scope's whoosh document numbers by their definition: units occurring in a
+    document of the scope in their own language (what `Members.allowed` reads from ``dflt``)."""
+    con = sqlite3.connect(folder / FILE)
+    try:
+        sql = ("SELECT DISTINCT u.docnum FROM members m JOIN units u ON u.uid = m.uid JOIN scope s "
+               "ON s.doc = m.doc AND s.language = u.language WHERE ? IS NULL OR u.language = ?")
+        return {n for (n,) in con.execute(sql, (lang, lang))}
+    finally:
+        con.close()
+
+
+def test_the_default_scope_filter_follows_growth_and_forgetting(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from regelwerk.index.search.members import Members
+
+    library = _library(tmp_path, monkeypatch)
+    for step in [*([f] for f in files), None]:
+        if step is None:
+            library.forget("2020-03-01")
+        else:
+            library.ingest(step)
+        library.search("decks")  # builds the index
+        folder = _search_dir(tmp_path)
+        members = Members(folder)
+        try:
+            for lang in (None, "en", "de"):
+                expected = _scope_by_join(folder, lang)
+                assert members.allowed(None, False, lang) == expected
+                assert expected or lang == "de"
+        finally:
+            members.close()

@@ -1,7 +1,7 @@
 """whoosh without the modules it imports for nothing (``ingest.model.lean_whoosh``): a search
-loads neither ``asyncio`` nor ``urllib.request`` nor whoosh's English word-form module, and the
-stand-ins behave as the real modules. Each check runs in a fresh process: what a process has
-imported is the thing under test."""
+loads neither ``asyncio`` nor ``urllib.request`` nor ``html`` nor whoosh's English word-form,
+Porter, double metaphone and highlighting modules, and the stand-ins behave as the real
+modules. Each check runs in a fresh process: what a process has imported is the thing under test."""
 
 from __future__ import annotations
 
@@ -19,7 +19,10 @@ from regelwerk.ingest.model import lean_whoosh
 from tests.search_home import library_with
 
 #: What whoosh would load for nothing, and what those modules pull in.
-DEFERRED = ("asyncio", "urllib.request", "ssl", "http.client")
+DEFERRED = ("asyncio", "urllib.request", "ssl", "http.client", "html", "html.entities")
+#: whoosh's own deferred modules, which keep their stand-ins until first use.
+WAITING = ("whoosh.lang.morph_en", "whoosh.lang.porter", "whoosh.lang.dmetaphone", "whoosh.highlight",
+           *(f"whoosh.lang.snowball.{m}" for m in lean_whoosh.UNUSED_STEMMERS))
 
 
 @pytest.fixture(scope="module")
@@ -42,13 +45,13 @@ def test_a_search_loads_none_of_the_deferred_modules(seeds_only: Corpus) -> None
         "import json, sys\nfrom regelwerk.index.facade import Library\n"
         "hits = Library().search('Bündnis Schaden verteilen')['hits']\n"
         f"loaded = sorted(m for m in {DEFERRED!r} if m in sys.modules)\n"
-        "morph = type(sys.modules.get('whoosh.lang.morph_en')).__name__\n"
-        "print(json.dumps({'hits': len(hits), 'loaded': loaded, 'morph': morph}))"
+        f"waiting = [type(sys.modules.get(m)).__name__ for m in {WAITING!r}]\n"
+        "print(json.dumps({'hits': len(hits), 'loaded': loaded, 'waiting': waiting}))"
     )
     found = _fresh(code, seeds_only.home)
     assert found["hits"], found
     assert found["loaded"] == []
-    assert found["morph"] == "_StandIn"  # still waiting for its first use
+    assert found["waiting"] == ["_StandIn"] * len(WAITING)  # still waiting for their first use
 
 
 def test_the_stand_ins_answer_as_the_real_modules(tmp_path: Path) -> None:
@@ -65,6 +68,18 @@ def test_the_stand_ins_answer_as_the_real_modules(tmp_path: Path) -> None:
         "import whoosh.lang.morph_en as real_morph\n"
         "same = forms == sorted(real_morph.variations('pull'))\n"
         f"got = whoosh.compat.urlretrieve({page.as_uri()!r}, {str(tmp_path / 'copy.txt')!r})[0]\n"
+        "from whoosh.analysis import morph\nfrom whoosh import searching, compat\n"
+        "twins = [morph.stem('running'), morph.double_metaphone('Thompson'),\n"
+        "         type(searching.highlight.Highlighter()).__name__, compat.htmlescape('<&>')]\n"
+        "from whoosh.lang import stemmer_for_language\n"
+        "twins.append([stemmer_for_language(c)('hestene') for c in ('en', 'de', 'da')])\n"
+        "import whoosh.lang.porter as porter, whoosh.lang.dmetaphone as dm, html\n"
+        "from whoosh.lang.snowball.english import EnglishStemmer\n"
+        "from whoosh.lang.snowball.german import GermanStemmer\n"
+        "from whoosh.lang.snowball.danish import DanishStemmer\n"
+        "stems = [s().stem('hestene') for s in (EnglishStemmer, GermanStemmer, DanishStemmer)]\n"
+        "same = same and twins == [porter.stem('running'), dm.double_metaphone('Thompson'),\n"
+        "                          'Highlighter', html.escape('<&>'), stems]\n"
         "import asyncio, urllib.request\n"
         "real = [hasattr(asyncio, 'run'), hasattr(urllib.request, 'Request'),\n"
         "        type(real_morph).__name__, type(sys.modules['whoosh.lang.morph_en']).__name__]\n"

@@ -95,16 +95,20 @@ class Members:
         return sorted({v for _, v, _ in self.docs.values() if v}, reverse=True)
 
     def allowed(self, version: str | None, all_versions: bool, lang: str | None) -> set[int] | None:
-        """whoosh document numbers a search may return; None means every live one."""
+        """whoosh document numbers a search may return; None means every live one.
+
+        The default scope's are the units the builder marks ``dflt`` (those occurring in a
+        document of the scope in their own language, ``incremental._write_units``): read from
+        the units alone, a plain search's first filter costs a fifth of the join's ~10 ms."""
         where, args = ["1"], []
         if lang is not None:
             where.append("u.language = ?")
             args.append(lang)
+        if version is None and not all_versions:
+            sql = f"SELECT docnum FROM units u WHERE dflt = 1 AND {' AND '.join(where)}"
+            return {n for (n,) in self.con.execute(sql, args)}
         if version is not None:
             docs = [o for o, (_, v, _) in self.docs.items() if v == version]
-        elif not all_versions:
-            docs = list(self._scope)
-            where.append("EXISTS (SELECT 1 FROM scope s WHERE s.doc = m.doc AND s.language = u.language)")
         elif lang is None:
             return None
         else:

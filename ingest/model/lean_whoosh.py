@@ -1,23 +1,30 @@
 """whoosh without the modules it loads for features regelwerk never uses.
 
-whoosh-reloaded binds three names at import time whose modules cost a cold ``search`` about a
+whoosh-reloaded binds names at import time whose modules cost a cold ``search`` about a
 tenth of its start (and ``term`` the first two, through the stemmer):
 
 - ``whoosh.compat`` binds ``urlretrieve`` (a Python 2 compatibility name nothing of whoosh's
-  calls), which loads ``urllib.request`` and with it ``http``, ``ssl`` and ``email``;
+  calls), which loads ``urllib.request`` and with it ``http``, ``ssl`` and ``email``, and
+  ``htmlescape`` (``html.escape``, for its HTML highlighter), which loads ``html.entities``;
 - ``whoosh.reading`` uses the ``cached_property`` package, which imports ``asyncio`` to tell
   coroutine functions apart;
 - ``whoosh.query.terms`` binds ``variations`` (English word forms for the ``Variations``
   query, which regelwerk's analyzers never build), whose module compiles a few hundred
-  regular expressions on load.
+  regular expressions on load;
+- ``whoosh.analysis.morph`` binds the Porter stemmer and the double metaphone (defaults of
+  filters regelwerk's analyzers never use: they stem with ``ingest.model.stemming``), and
+  ``whoosh.searching`` the highlighting module (for ``Results.highlights``, which snippets
+  never call): together about 2% of a cold question's start;
+- ``whoosh.lang.snowball`` binds the stemmer classes of fourteen languages, of which
+  regelwerk stems two (`UNUSED_STEMMERS`).
 
 `prepare` puts a stand-in in each such module's place in ``sys.modules`` while whoosh's
 binding module is imported, then takes it out again, so nothing but that binding ever sees
-one (whoosh's own word-form module, which only whoosh imports, keeps its stand-in until first
-use, as whoosh imports ``whoosh.query`` later). A stand-in's bound names forward to the real
-module, imported on first call, and any other attribute imports it as well: behaviour is
-whoosh's own, only the import is deferred. A module already imported (the web server loads
-``asyncio`` first) is used as it is.
+one (whoosh's own modules, which only whoosh imports, keep their stand-ins until first use,
+as whoosh imports ``whoosh.query``, ``whoosh.analysis``, ``whoosh.searching`` and the
+stemmers later). A stand-in's bound names forward to the real module, imported on first call,
+and any other attribute imports it as well: behaviour is whoosh's own, only the import is
+deferred. A module already imported (the web server loads ``asyncio`` first) is used as it is.
 """
 
 from __future__ import annotations
@@ -34,13 +41,32 @@ from typing import Any
 #: (a whoosh one, or a package whoosh uses) that binds them.
 DEFERRED = {
     "urllib.request": (("urlretrieve",), "whoosh.compat"),
+    "html": (("escape",), "whoosh.compat"),
     "asyncio": (("iscoroutinefunction",), "cached_property"),
     "whoosh.lang.morph_en": (("variations",), "whoosh.query.terms"),
+    "whoosh.lang.porter": (("stem",), "whoosh.analysis.morph"),
+    "whoosh.lang.dmetaphone": (("double_metaphone",), "whoosh.analysis.morph"),
+    "whoosh.highlight": ((), "whoosh.searching"),
 }
-#: Stand-ins that stay in ``sys.modules`` until first use: whoosh's own word-form module, which
-#: only whoosh imports. The others leave as soon as their binder is imported, so a standard
+#: Snowball's stemmers regelwerk never asks for (it stems English and German): the package
+#: ``whoosh.lang.snowball`` imports all fourteen languages' modules to map codes to classes.
+UNUSED_STEMMERS = {
+    "danish": "DanishStemmer", "dutch": "DutchStemmer", "finnish": "FinnishStemmer",
+    "french": "FrenchStemmer", "hungarian": "HungarianStemmer", "italian": "ItalianStemmer",
+    "norwegian": "NorwegianStemmer", "portugese": "PortugueseStemmer",
+    "romanian": "RomanianStemmer", "russian": "RussianStemmer", "spanish": "SpanishStemmer",
+    "swedish": "SwedishStemmer",
+}
+DEFERRED.update(
+    {f"whoosh.lang.snowball.{m}": ((c,), "whoosh.lang.snowball") for m, c in UNUSED_STEMMERS.items()}
+)
+#: Stand-ins that stay in ``sys.modules`` until first use: whoosh's own modules, which only
+#: whoosh imports. The others leave as soon as their binder is imported, so a standard
 #: library module is never a stand-in for anyone else.
-PERSISTENT = ("whoosh.lang.morph_en",)
+PERSISTENT = (
+    "whoosh.lang.morph_en", "whoosh.lang.porter", "whoosh.lang.dmetaphone", "whoosh.highlight",
+    *(f"whoosh.lang.snowball.{m}" for m in UNUSED_STEMMERS),
+)
 
 _LOCK = threading.Lock()
 _prepared = False
@@ -119,8 +145,10 @@ def _defer() -> None:
             if name not in PERSISTENT and sys.modules.get(name) is module:
                 del sys.modules[name]
     for name in PERSISTENT:
-        if name in wanted:  # `import whoosh.lang.morph_en` finds it as the package's attribute too
-            package, _, leaf = name.rpartition(".")
+        package, _, leaf = name.rpartition(".")
+        # `import whoosh.lang.morph_en` finds it as the package's attribute too; a package that
+        # binds names from it itself (snowball's) does so when it is imported, later
+        if name in wanted and package != DEFERRED[name][1]:
             setattr(importlib.import_module(package), leaf, wanted[name])
 
 
