@@ -121,3 +121,35 @@ def test_a_terms_folder_without_cr_words_gives_none(tmp_path: Path) -> None:
     from build_lexicon import cr_entries
 
     assert list(cr_entries(tmp_path)) == []
+
+
+def test_a_phrase_ending_in_a_verb_is_also_keyed_verb_first() -> None:
+    from build_lexicon import german_keys
+
+    # a main clause puts the verb first: "die Kreatur kommt ins Spiel"
+    assert german_keys("ins Spiel kommen") == ["ins spiel kommen", "kommen ins spiel"]
+    assert german_keys("außer Acht lassen") == ["ausser acht lassen", "lassen ausser acht"]
+    # a noun (capitalised), a single word, a stop word at the end: no verb to move
+    assert german_keys("Zustandsbasierte Aktionen") == ["zustandsbasierte aktionen"]
+    assert german_keys("zurückgeben") == ["zuruckgeben"]
+    assert german_keys("Bündnis mit anderen") == ["bundnis mit anderen"]
+    assert german_keys("") == []
+
+
+def test_a_word_simplemma_does_not_list_inflects_as_its_last_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    import build_lexicon
+
+    dictionary = {
+        "regel": ("regeln",),
+        "aktiv": ("aktive", "aktiven", "aktivste"),
+        "hand": ("hande", "handen"),
+    }
+    monkeypatch.setattr(build_lexicon, "_dictionary_forms", lambda: dictionary)
+    words = {"unterregel", "nichtaktiv", "regel", "kartenhand", "ort", "an der reihe"}
+    lent = build_lexicon.head_forms(words, {"regeln": "regel"})
+    assert lent["unterregeln"] == "unterregel"
+    assert lent["nichtaktiven"] == lent["nichtaktive"] == "nichtaktiv"
+    assert "nichtaktivste" not in lent  # only regular endings are lent
+    assert lent["kartenhande"] == "kartenhand"
+    # a word with forms of its own, a too short word and a phrase lend nothing
+    assert not any(lemma in ("regel", "ort", "an der reihe") for lemma in lent.values())

@@ -282,6 +282,26 @@ def test_a_sense_only_a_phrase_gives_counts_less_alone(lex: Lexicon) -> None:
     assert reading.english["battlefield"] == 1.0 and reading.english["leave"] == 1.0
 
 
+def test_phrases_of_up_to_five_words_and_verb_first_are_read(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import CR_WORDS
+
+    # a four-word name of the term tables (the old wording of exile) reads as a whole
+    reading = read("darf ich die Karte aus dem Spiel entfernen", english_word, DE_STOP, lex)
+    assert reading.english["exile"] == 1.0, reading.english
+    assert "remove" not in reading.english and "game" not in reading.english
+    # a term phrase in a main clause's order: the verb first, matched by its lemma
+    reading = read("die Kreatur kommt ins Spiel", english_word, DE_STOP, lex)
+    assert reading.english["enter"] == 1.0 and reading.english["battlefield"] == 1.0
+    reading = read("wann verliert man das Spiel", english_word, DE_STOP, lex)
+    assert reading.english["lose"] == 1.0 and reading.english["game"] == 1.0
+    # an idiom of cr_words.tsv reads as a whole, at its tier's weight: "an der Reihe" is the
+    # turn, not a series; "nicht aktiv" the nonactive player, not the active one
+    reading = read("wer ist an der Reihe", english_word, DE_STOP, lex)
+    assert reading.english["turn"] == pytest.approx(CR_WORDS) and "series" not in reading.english
+    reading = read("der nicht aktive Spieler", english_word, DE_STOP, lex)
+    assert "nonactive" in reading.english and "active" not in reading.english
+
+
 def test_separable_verbs_join_only_what_the_lexicon_knows(lex: Lexicon) -> None:
     from regelwerk.index.search.question import separable
 
@@ -343,6 +363,7 @@ def test_every_cr_words_entry_is_in_the_shipped_lexicon(lex: Lexicon) -> None:
     form is a stop word (search drops those unread)."""
     from importlib import resources
 
+    from regelwerk.index.search.question import _stop
     from regelwerk.ingest.model.fold import fold
 
     table = (resources.files("regelwerk.data") / "terms" / "cr_words.tsv").read_text(encoding="utf-8")
@@ -350,13 +371,13 @@ def test_every_cr_words_entry_is_in_the_shipped_lexicon(lex: Lexicon) -> None:
     assert rows[0] == ["en", "count", "de"]
     missing, stops = [], []
     for en, count, de in rows[1:]:
-        assert en.isalpha() and en.islower() and int(count) >= 3, (en, count)
+        assert en.isalpha() and en.islower() and int(count) >= 1, (en, count)  # a word of the CR
         for form in de.split("|"):
             key = " ".join(fold(w.lower()) for w in form.split())
             found = lex.translations(key)
             if en not in [t.en for t in found] and not any(t.source in ("words", "terms") for t in found):
                 missing.append(f"{form} -> {en}")
-            if key in DE_STOP:
+            if _stop(form, key, DE_STOP):  # as the reader drops them ("ändern" is no "andern")
                 stops.append(form)
     assert not missing, f"not in the lexicon: {missing[:10]}"
     assert not stops, f"German stop words: {stops}"

@@ -30,9 +30,11 @@ of exactly our language. This aligns it at the word level and keeps what the evi
    German names, and the ordinary words of ``words.tsv``) are added as high-confidence
    entries (p = 1 for each English word of the name);
 5. the forms of every German lemma kept are stored as a form table (the lemma the cards'
-   own words were given first, then simplemma's dictionary forms), so the runtime looks a
-   query word's lemma up instead of loading simplemma's dictionary (three seconds) in a
-   command that should start in a fifth of one.
+   own words were given first, then simplemma's dictionary forms, then for a word with
+   neither the forms its last part lends, `head_forms`), so the runtime looks a query word's
+   lemma up instead of loading simplemma's dictionary (three seconds) in a command that
+   should start in a fifth of one. A curated phrase ending in a verb is keyed verb first too
+   (`german_keys`: "ins Spiel kommen", "kommt ins Spiel").
 
 The result is one small SQLite file (indexed lookups, nothing to parse at start) plus
 ``README.md`` with source, command, date and counts.
@@ -88,6 +90,22 @@ def _markers() -> frozenset[str]:
     from regelwerk.index.terms.function_words import function_words
 
     return function_words("de", "marker", folded=True)
+
+
+def german_keys(written: str) -> list[str]:
+    """The lexicon keys of a German name or phrase as a table writes it: its folded words, and
+    for a phrase ending in a verb (an infinitive: German capitalises nouns, so a last word
+    written in lower case ending in "n" is one) also the verb first, as a main clause orders
+    it ("ins Spiel kommen" -> "kommen ins spiel": "die Kreatur kommt ins Spiel"; the reader
+    matches each word by its lemma, so the infinitive stands for every form)."""
+    from regelwerk.ingest.model.fold import fold
+
+    words = _WORD.findall(written)
+    keys = [" ".join(fold(w.lower()) for w in words)] if words else []
+    last = words[-1] if words else ""
+    if len(words) >= 2 and last.islower() and last.endswith("n") and fold(last) not in _stops()[0]:
+        keys.append(" ".join(fold(w.lower()) for w in (words[-1], *words[:-1])))
+    return keys
 
 
 def printings(folder: Path) -> Iterator[tuple[str, str, str, str]]:
@@ -285,11 +303,9 @@ def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
             german = [cells.get("de", "")]
             german += cells.get("de_variants", "").split("|") + cells.get("de_old", "").split("|")
             english = [w for w in lemmas(cells["en"], "en", en_stop)]
-            for de in german:
-                de = " ".join(fold(w.lower()) for w in _WORD.findall(de))
-                if de:
-                    for en in dict.fromkeys(english):
-                        yield de, en, "terms"
+            for key in (k for de in german for k in german_keys(de)):
+                for en in dict.fromkeys(english):
+                    yield key, en, "terms"
     yield from _alias_entries(terms)
     for line in (terms / "words.tsv").read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or line.startswith("de\t") or "\t" not in line:
@@ -307,17 +323,15 @@ def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
 def _alias_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
     """``(German word, English lemma, "terms")`` for the German words people say for a term
     (``aliases.tsv``: players' "Spielfeld", the old official "Startphase")."""
-    from regelwerk.ingest.model.fold import fold
-
     en_stop = _stops()[1]
     rows = (terms / "aliases.tsv").read_text(encoding="utf-8").splitlines()
     for line in rows:
         cells = line.split("\t")
         if line.startswith("#") or len(cells) < 3 or cells[1] != "de":
             continue
-        de = " ".join(fold(w.lower()) for w in _WORD.findall(cells[0]))
-        for en in dict.fromkeys(lemmas(cells[2], "en", en_stop)):
-            yield de, en, "terms"
+        for key in german_keys(cells[0]):
+            for en in dict.fromkeys(lemmas(cells[2], "en", en_stop)):
+                yield key, en, "terms"
 
 
 def cr_entries(terms: Path) -> Iterator[tuple[str, str]]:
@@ -325,8 +339,6 @@ def cr_entries(terms: Path) -> Iterator[tuple[str, str]]:
     words that neither the cards nor the term tables translate ("Ausnahme" -> exception,
     "Zahlung" -> payment), written from the CR's vocabulary, not from questions. A table
     without the file gives none."""
-    from regelwerk.ingest.model.fold import fold
-
     path = terms / "cr_words.tsv"
     if not path.exists():
         return
@@ -335,9 +347,8 @@ def cr_entries(terms: Path) -> Iterator[tuple[str, str]]:
         if line.startswith("#") or len(cells) != 3 or cells[0] == "en":
             continue
         for form in cells[2].split("|"):
-            de = " ".join(fold(w.lower()) for w in _WORD.findall(form))
-            if de:
-                yield de, cells[0]
+            for key in german_keys(form):
+                yield key, cells[0]
 
 
 def add_cr_entries(entries: Entries, terms: Path) -> int:
@@ -365,7 +376,8 @@ def phrase_senses(entries: Entries) -> list[tuple[str, str]]:
     the ordinary-word table gives the word another sense ("spiel": game); a sense learned from
     the cards when an idiom of three or more words carries it ("kommen"; "schicken" in "ins
     Exil schicken"; not "fliegen", whose two-word "kann fliegen" is the keyword itself). The
-    reader tries phrases first, so inside one the sense keeps its full weight.
+    reader tries phrases first, so inside one the sense keeps its full weight. The phrases of
+    ``cr_words.tsv`` ("kommen ins spiel", "an der reihe") demote nothing: that tier only adds.
     """
     by_word: dict[str, dict[str, str]] = defaultdict(dict)
     for (de, en), (_, src, _) in entries.items():
@@ -373,7 +385,7 @@ def phrase_senses(entries: Entries) -> list[tuple[str, str]]:
     carried: dict[str, set[str]] = defaultdict(set)  # word -> senses its curated phrases carry
     idiom: dict[str, set[str]] = defaultdict(set)  # the same, from phrases of 3+ words
     for phrase, senses in by_word.items():
-        if " " in phrase and any(src != "mtgjson" for src in senses.values()):
+        if " " in phrase and any(src not in ("mtgjson", "cr") for src in senses.values()):
             for word in set(phrase.split()):
                 carried[word] |= set(senses)
                 if len(phrase.split()) >= 3:
@@ -416,18 +428,60 @@ def forms_of(lemmas_kept: set[str], seen: dict[str, str]) -> dict[str, str]:
     """Folded surface form -> folded lemma, for `lemmas_kept`: first the lemma the card corpus
     gave the form (`corpus_forms`), then simplemma's German dictionary for forms the cards
     never print."""
+    out = {f: lem for f, lem in seen.items() if lem in lemmas_kept and f != lem and _WORD.fullmatch(f)}
+    for f, key in _dictionary():
+        if key in lemmas_kept:
+            out.setdefault(f, key)
+    return out
+
+
+@functools.cache
+def _dictionary() -> tuple[tuple[str, str], ...]:
+    """simplemma's German dictionary, folded: (form, lemma) for each form that is not its lemma."""
     from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
 
     from regelwerk.ingest.model.fold import fold
 
-    out = {f: lem for f, lem in seen.items() if lem in lemmas_kept and f != lem and _WORD.fullmatch(f)}
-    for form, lem in DefaultDictionaryFactory().get_dictionary("de").items():
-        key = fold(lem.lower())
-        if key in lemmas_kept:
-            f = fold(form.lower())
-            if f != key and _WORD.fullmatch(f):
-                out.setdefault(f, key)
-    return out
+    dictionary = DefaultDictionaryFactory().get_dictionary("de")
+    pairs = ((fold(form.lower()), fold(lem.lower())) for form, lem in dictionary.items())
+    return tuple((f, key) for f, key in pairs if f != key and _WORD.fullmatch(f))
+
+
+@functools.cache
+def _dictionary_forms() -> dict[str, tuple[str, ...]]:
+    """`_dictionary` turned round: folded lemma -> its other folded forms."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for f, key in _dictionary():
+        out[key].append(f)
+    return {key: tuple(found) for key, found in out.items()}
+
+
+#: Endings by which a word's last part lends its forms (`head_forms`: "Unterregel" ->
+#: "Unterregeln" as "Regel" -> "Regeln"; folded, "Hände" is "hande", so "Kartenhände" too): the
+#: declension's endings only, no verb's past ("-te") and no form that changes the part's stem.
+HEAD_ENDINGS = frozenset({"e", "em", "en", "er", "es", "n", "ns", "s", "ern", "nen"})
+#: A lending last part has at least this many letters, and the part before it at least HEAD_REST.
+MIN_HEAD = 4
+HEAD_REST = 3
+
+
+def head_forms(words: set[str], forms: dict[str, str]) -> dict[str, str]:
+    """Forms for the table's German words that have none (a compound or derived word simplemma
+    does not list: "Unterregel", "nichtaktiv", "Kartenhülle"), lent by their longest last part
+    that simplemma does list ("Regel": "Regeln"; "aktiv": "aktiven"), by its regular endings
+    only (`HEAD_ENDINGS`). A German compound inflects as its last part does."""
+    have = set(forms.values())
+    out: dict[str, str] = {}
+    for word in sorted(w for w in words - have if " " not in w):
+        for cut in range(HEAD_REST, len(word) - MIN_HEAD + 1):
+            head = word[cut:]
+            endings = [f[len(head) :] for f in _dictionary_forms().get(head, ()) if f.startswith(head)]
+            lent = [e for e in endings if e in HEAD_ENDINGS]
+            if lent:
+                for e in lent:
+                    out.setdefault(word + e, word)
+                break
+    return {f: w for f, w in out.items() if f not in forms}
 
 
 def train(
@@ -518,6 +572,8 @@ def build(
     print(f"{len(demoted)} phrase senses demoted: {demoted}", file=sys.stderr)
     german_words = {w for de, _ in entries for w in de.split()}
     forms = forms_of(german_words, corpus_forms(de for _, de in raw))
+    lent = head_forms(german_words, forms)
+    forms.update(lent)
     out.mkdir(parents=True, exist_ok=True)
     db_path = out / DB_NAME
     tmp = db_path.with_suffix(".tmp")
@@ -545,6 +601,7 @@ def build(
         "forms": len(forms),
         "phrase_senses": len(demoted),
         "cr_entries": cr,
+        "lent_forms": len(lent),
     }
     meta = {
         **{k: str(v) for k, v in counts.items()},

@@ -52,7 +52,7 @@ class Lexicon:
         self._trans: dict[str, tuple[Translation, ...]] = {}
         self._splits: dict[str, tuple[str, ...]] = {}
         self._forms: dict[str, list[str]] | None = None
-        self._starts: frozenset[str] | None = None
+        self._starts: dict[str, tuple[int, ...]] | None = None
 
     def lemma(self, word: str) -> str:
         """The folded lemma of a German word (itself when the lexicon knows no other)."""
@@ -73,12 +73,17 @@ class Lexicon:
             found = self._trans[lemma] = tuple(Translation(en, float(p), src) for en, p, src in rows)
         return found
 
-    def phrase_starts(self) -> frozenset[str]:
-        """The first words of the lexicon's phrases ("ins" of "ins spiel kommen"), read once:
-        a query word that begins none needs no phrase lookup."""
+    def phrase_starts(self) -> dict[str, tuple[int, ...]]:
+        """The first words of the lexicon's phrases ("ins" of "ins spiel kommen", "aus" of "aus
+        dem spiel entfernen") with the lengths of the phrases each begins, longest first; read
+        once: a query word that begins none needs no phrase lookup."""
         if self._starts is None:
             rows = self._db.execute("SELECT DISTINCT de FROM translation WHERE de LIKE '% %'").fetchall()
-            self._starts = frozenset(de.split(" ", 1)[0] for (de,) in rows)
+            lengths: dict[str, set[int]] = {}
+            for (de,) in rows:
+                words = de.split()
+                lengths.setdefault(words[0], set()).add(len(words))
+            self._starts = {w: tuple(sorted(n, reverse=True)) for w, n in lengths.items()}
         return self._starts
 
     def knows(self, word: str) -> bool:

@@ -265,13 +265,13 @@ NO_LONGER = "longer"
 
 def _phrase(lex: Lexicon, words: list[str], folded: list[str], i: int, english: dict[str, float]) -> int:
     """How many words from `i` on form a phrase of the lexicon (0 if none), its translations
-    added to `english`: two- and three-word names of the term tables ("zweiköpfiger riese",
-    "ins spiel kommen"), each word as typed or as its lemma ("das Spiel verlässt": das Spiel
+    added to `english`: names of the term tables ("zweiköpfiger riese", "ins spiel kommen",
+    "aus dem spiel entfernen") and the phrases of ``cr_words.tsv`` ("an der reihe", "kommt ins
+    Spiel"), longest first, each word as typed or as its lemma ("das Spiel verlässt": das Spiel
     verlassen; "Spiel" itself, not its lemma "spielen")."""
     starts = lex.phrase_starts()
-    if folded[i] not in starts and lex.lemma(words[i]) not in starts:
-        return 0
-    for n in (3, 2):
+    lengths = sorted({*starts.get(folded[i], ()), *starts.get(lex.lemma(words[i]), ())}, reverse=True)
+    for n in lengths:
         if i + n > len(words):
             continue
         choices = [
