@@ -10,11 +10,13 @@ coordinate search over `GRID` maximises the mean of the languages' MRR@10 on the
 (``tune.folds``, the same folds), and each question is scored once, by the weights chosen
 without its fold. Collecting the hits takes a minute; each experiment then takes seconds.
 Neither held-out set is read. Run from the repository root (needs ../shared):
-``python bench/learn.py [--features NAME ...] [--seed N]``.
+``python bench/learn.py [--features NAME ...] [--seed N] [--pool N]`` (``--pool``: re-rank
+that many whoosh hits, not the code's ``query.RERANK``).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import sys
@@ -37,8 +39,18 @@ FACTORS = ("topic", "titled", "boilerplate", "consequence", "generality", "inten
 #: length of a rule's own text; how many other hits of the first ten share its section; a
 #: section's first rule (``NNN.1``), for any question and for one asking what a thing is
 #: ("was ist ...", the rule that says what the section's thing is); a rule that only announces
-#: a list ("116.2. There are twelve special actions:").
-CANDIDATES = ("lettered", "glossary", "german", "length", "section", "opening", "opening_what", "header")
+#: a list ("116.2. There are twelve special actions:"). Session 15 (`nearby`): how close
+#: together the question's words stand in the hit's own text (``proximity``: each pair of
+#: them by 1/distance², idf-weighted; ``span``: the words matched per word of the shortest
+#: stretch holding them all), its best sentence's and its first sentence's idf-weighted share
+#: of the question, squared (``sentence``, ``first_sentence``), what its parent rule's text
+#: adds to that share (``parent``: a subrule read in its rule's context), what its section's
+#: first rule adds (``opening_context``: "704.5g" read with "704.1"), and the summed
+#: scores of the other hits of its rule beside its own (``rule_mates``).
+CANDIDATES = (
+    "lettered", "glossary", "german", "length", "section", "opening", "opening_what", "header",
+    "proximity", "span", "sentence", "first_sentence", "parent", "opening_context", "rule_mates",
+)
 FEATURES = FACTORS + CANDIDATES
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.07, 0.0, 0.07, 0.15, 0.3, 0.6, 1.0, 2.0)
 PASSES = 3
@@ -71,17 +83,26 @@ def captured(into: dict[str, Any]) -> Iterator[None]:
         into["templated"] = self._templated(flt)
         return out
 
+    coordinate = SearchEngine._coordinate
+
+    def scaled(self: Any, found: Any, wanted: Any, *args: Any) -> Any:
+        into["scale"] = dict(args[3] or {}) if len(args) > 3 else {}  # (phrase, question, said, scale)
+        return coordinate(self, found, wanted, *args)
+
     SearchEngine._answer_order = keep  # type: ignore[method-assign]
+    SearchEngine._coordinate = scaled  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
         SearchEngine._answer_order = order  # type: ignore[method-assign]
+        SearchEngine._coordinate = coordinate  # type: ignore[method-assign]
 
 
 def features(
-    engine: Any, seen: dict[str, Any], f: dict[str, Any], sections: list[str | None]
+    engine: Any, seen: dict[str, Any], f: dict[str, Any], sections: list[str | None], top: Any = ()
 ) -> dict[str, float]:
-    """A hit's `FEATURES` (`sections`: the first ten hits' sections, the hit's own left out)."""
+    """A hit's `FEATURES` (`sections`: the first ten hits' sections, the hit's own left out;
+    `top`: the question's ranked hits, for `nearby`)."""
     from regelwerk.index.search import rerank
 
     asks, text = bool(seen["asks"]), str(seen["text"])
@@ -108,7 +129,96 @@ def features(
         "opening": float(asks and opening),
         "opening_what": float(opening and bool(_WHAT_IS.match(text))),
         "header": float(asks and rn is not None and bool(_HEADER.match(own))),
+    } | nearby(engine, seen, f, list(top))
+
+
+_SENTENCE = re.compile(r"(?<=[.;:])\s+")
+NEARBY = ("proximity", "span", "sentence", "first_sentence", "parent", "opening_context", "rule_mates")
+
+
+def nearby(engine: Any, seen: dict[str, Any], f: dict[str, Any], top: list[Any]) -> dict[str, float]:
+    """The session-15 candidates of a question's hit (see `CANDIDATES`); all 0 for a lookup."""
+    from regelwerk.index.search import rerank
+
+    if not seen["asks"]:
+        return dict.fromkeys(NEARBY, 0.0)
+    lang = "de" if f.get("language") == "de" else "en"
+    wanted = seen["wanted"][lang]
+    scale = seen.get("scale", {})
+    weight = {t: engine._idf(lang, t) * scale.get(t, 1.0) for t in wanted}
+    total = sum(weight.values()) or 1.0
+
+    def share(text: str) -> float:
+        return float(sum(weight[t] for t in rerank.text_terms(text, lang, engine._analyze) & wanted) / total)
+
+    own = rerank._EXAMPLES.split(str(f.get("text") or ""), maxsplit=1)[0]
+    places: dict[str, list[int]] = {}
+    for i, ts in enumerate(rerank.text_sequence(own, lang, engine._analyze)):
+        for t in ts & wanted:
+            places.setdefault(t, []).append(i)
+    pairs = list(itertools.combinations(sorted(places), 2))
+    near = sum(min(weight[a], weight[b]) / max(_gap(places[a], places[b]), 1) ** 2 for a, b in pairs)
+    sentences = [share(s) for s in _SENTENCE.split(own) if s]
+    rn = rerank.own_number(f)
+    parent = 0.0
+    if rn is not None and rn.letter is not None:
+        above = _parent_text(engine, f, str(rn.parent))
+        parent = share(f"{above} {own}") ** 2 - share(own) ** 2 if above else 0.0
+    opening = 0.0
+    if rn is not None and rn.rule not in (None, 1):
+        first = _parent_text(engine, f, f"{rn.section}.1")
+        opening = share(f"{first} {own}") ** 2 - share(own) ** 2 if first else 0.0
+    mine = next((sc for g, sc in top if g is f), 0.0)
+    mates = [sc for g, sc in top if g is not f and _rule(g) is not None and _rule(g) == _rule(f)]
+    return {
+        "proximity": math.log1p(10 * near / total),
+        "span": len(places) / _shortest(places) if len(places) > 1 else 0.0,
+        "sentence": max(sentences, default=0.0) ** 2,
+        "first_sentence": sentences[0] ** 2 if sentences else 0.0,
+        "parent": parent,
+        "opening_context": opening,
+        "rule_mates": math.log1p(sum(mates) / mine) if mates and mine > 0 else 0.0,
     }
+
+
+def _gap(a: list[int], b: list[int]) -> int:
+    return min(abs(i - j) for i in a for j in b)
+
+
+def _shortest(places: dict[str, list[int]]) -> int:
+    """The length in words of the shortest stretch holding every term of `places`."""
+    events = sorted((i, t) for t, ps in places.items() for i in ps)
+    held: dict[str, int] = {}
+    best, lo = len(events) + max(i for i, _ in events) + 1, 0
+    for i, t in events:
+        held[t] = held.get(t, 0) + 1
+        while len(held) == len(places):
+            best = min(best, i - events[lo][0] + 1)
+            first = events[lo][1]
+            held[first] -= 1
+            if not held[first]:
+                del held[first]
+            lo += 1
+    return best
+
+
+def _parent_text(engine: Any, f: dict[str, Any], number: str) -> str:
+    """The own text (no examples) of the rule `number` in `f`'s release and language, or ""
+    (a heading such as "704.1" has its title for text)."""
+    from regelwerk.index.search import rerank
+
+    for docnum in engine._numbered(number):
+        g = engine._stored(docnum)
+        if g.get("language") == f.get("language") and g.get("version") == f.get("version"):
+            return rerank._EXAMPLES.split(str(g.get("text") or ""), maxsplit=1)[0]
+    return ""
+
+
+def _rule(f: dict[str, Any]) -> tuple[int, int | None] | None:
+    from regelwerk.index.search import rerank
+
+    rn = rerank.own_number(f)
+    return None if rn is None else (rn.section, rn.rule)
 
 
 def _section(f: dict[str, Any]) -> str | None:
@@ -129,7 +239,7 @@ def collect(engine: Any, dev: list[Question]) -> list[Listing]:
             sections = [_section(f) for f, _ in top[:10]]
             rows = []
             for i, (f, sc) in enumerate(top):
-                x = features(engine, seen, f, sections[:i] + sections[i + 1 :])
+                x = features(engine, seen, f, sections[:i] + sections[i + 1 :], top)
                 hit = engine._hit(f, sc, {"en": set(), "de": set()}).to_dict()
                 answers = hit_matches(hit, q.case.expect)
                 rows.append((math.log(max(sc, 1e-9)), tuple(x[k] for k in FEATURES), answers))
@@ -197,9 +307,14 @@ def report(data: list[Listing], held: list[float]) -> None:
 
 def main(argv: list[str]) -> int:
     seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 9
+    if "--pool" in argv:  # re-rank this many whoosh hits instead of the code's RERANK
+        from regelwerk.index.search import query
+
+        query.RERANK = int(argv[argv.index("--pool") + 1])
     names = list(FEATURES)
     if "--features" in argv:
-        names = [a for a in argv[argv.index("--features") + 1 :] if not a.startswith("--")]
+        after = argv[argv.index("--features") + 1 :]
+        names = list(itertools.takewhile(lambda a: not a.startswith("--"), after))
     unknown = sorted(set(names) - set(FEATURES))
     if unknown:
         raise SystemExit(f"--features: unknown {unknown}; known: {list(FEATURES)}")

@@ -11,7 +11,10 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 ``--split fresh4`` and ``--split fresh5`` for the third to sixth (``fresh2.tsv``, ``fresh3.tsv``,
 ``fresh4.tsv``, ``fresh5.tsv``); the dev split also reads the
 players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists
-the questions whose answer is not first.
+the questions whose answer is not first; ``--neighbours`` counts, per language, where each
+miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
+elsewhere) and how many answers are not among the RERANK re-ranked hits, nor among
+``NEIGHBOUR_POOL`` (`neighbourhood`).
 """
 
 from __future__ import annotations
@@ -169,6 +172,65 @@ def newest_library(prefix: str) -> Corpus | None:
     return library
 
 
+#: The deeper pool `neighbourhood` looks for an answer the RERANK hits miss.
+NEIGHBOUR_POOL = 200
+
+
+def place(first: str | None, expect: Sequence[str]) -> str:
+    """Where a miss's first hit (its ``current`` number) stands beside the nearest expected
+    answer: ``rule`` (702.19a for 702.19b), ``section`` (702.2b), ``chapter`` (704.5g), else
+    ``elsewhere`` (a glossary entry too)."""
+    from regelwerk.ingest.model.errors import InputError
+    from regelwerk.ingest.model.numbers import RuleNumber
+
+    try:
+        got = RuleNumber.parse(first or "")
+    except InputError:
+        return "elsewhere"
+    best = "elsewhere"
+    for e in expect:
+        try:
+            want = RuleNumber.parse(e.rstrip("*"))
+        except InputError:
+            continue
+        if got.section == want.section and got.rule is not None and got.rule == want.rule:
+            return "rule"
+        if got.section == want.section:
+            best = "section"
+        elif got.section // 100 == want.section // 100 and best == "elsewhere":
+            best = "chapter"
+    return best
+
+
+def neighbourhood(engine: Any, questions: Sequence[Question]) -> dict[str, dict[str, int]]:
+    """Per language, the misses by `place` of their first hit, and (``not re-ranked``) the
+    answers not among the RERANK re-ranked hits, (``... nor in 200``) nor NEIGHBOUR_POOL's."""
+    from bench.baseline import hit_matches
+    from regelwerk.index.search import query
+
+    out: dict[str, dict[str, int]] = {}
+    pool = query.RERANK
+    for q in questions:
+        counts = out.setdefault(q.lang, dict.fromkeys(("questions", "first", "rule", "section", "chapter",
+                                                          "elsewhere", "not re-ranked", "... nor in 200"), 0))
+        counts["questions"] += 1
+        hits = [h.to_dict() for h in engine.search(q.case.query, limit=pool).hits]
+        if hits and hit_matches(hits[0], q.case.expect):
+            counts["first"] += 1
+            continue
+        counts[place(hits[0]["current"] if hits else None, q.case.expect)] += 1
+        if any(hit_matches(h, q.case.expect) for h in hits):
+            continue
+        counts["not re-ranked"] += 1
+        query.RERANK = NEIGHBOUR_POOL
+        try:
+            deeper = [h.to_dict() for h in engine.search(q.case.query, limit=NEIGHBOUR_POOL).hits]
+        finally:
+            query.RERANK = pool
+        counts["... nor in 200"] += not any(hit_matches(h, q.case.expect) for h in deeper)
+    return out
+
+
 def main(argv: list[str]) -> int:
     split = "dev"
     if "--split" in argv:
@@ -203,6 +265,10 @@ def main(argv: list[str]) -> int:
                     hits = engine.search(q.case.query, limit=3).hits
                     got = ", ".join(f"{h.current or h.number or h.term}" for h in hits)
                     print(f"  {q.lang} rank {r}: {q.case.query!r} want {'|'.join(q.case.expect)} got {got}")
+    if "--neighbours" in argv:
+        print("where the misses' first hit stands beside the answer:")
+        for lang, counts in neighbourhood(engine, questions).items():
+            print(f"  {lang}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     engine.close()
     return 1 if bad else 0
 

@@ -110,7 +110,14 @@ GLOSSARY_KEEP = 0.5
 CONCEPT = 0.6
 CONCEPT_DE = 1.0
 CONCEPT_COVER = 0.5
-#: How many whoosh hits the coordination re-ranking looks at.
+#: How many whoosh hits the coordination re-ranking looks at. A deeper pool brings the
+#: answers of the dev questions that miss the 40 (10 German, 3 English) back to the re-ranked
+#: hits, but lifts others' neighbours as well: dev MRR@10 de 0.709/en 0.760 at 40 against
+#: 0.697/0.756 (50), 0.699/0.749 (60), 0.692/0.756 (80), 0.700/0.757 (100), 0.701/0.762 (150)
+#: and 0.699/0.758 (200); adding only the parent rules (or section openings) of the 40's
+#: subrules from a pool of 200 moved nothing (0.710/0.760, as its first 40 alone), and the
+#: re-ranking factors re-fitted on a pool of 100 do worse than on 40 (``bench/learn.py --pool
+#: 100``, cross-validated: 0.693/0.744 against 0.700/0.753). Session 15.
 RERANK = 40
 #: A query term in more than this share of all texts is not searched in rule text when the
 #: query has rarer terms too (see `SearchEngine._common`).
