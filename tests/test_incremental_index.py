@@ -102,8 +102,9 @@ def test_a_grown_index_equals_a_fresh_one(
     assert _rules(tmp_path / "grown") == _rules(tmp_path / "fresh")
     rows, _ = _rules(tmp_path / "grown")
     assert ("cr-en-2020-01-01", "100.2", "100.3") in {(r[0], r[2], r[10]) for r in rows}
-    # a new table gets its indexes after its rows (``MEMBER_INDEXES``, ``lookup._INDEXES``)
-    wanted = {"members_uid", "members_current", "units_docnum", "units_template",
+    # a new table gets its indexes after its rows (``MEMBER_INDEXES``, ``lookup._INDEXES``); every
+    # build the default scope's (``SCOPE_INDEX``)
+    wanted = {"members_uid", "members_current", "units_docnum", "units_template", "units_scope",
               "placed_number", "placed_position", "placed_parent", "placed_current"}
     assert _indexes(tmp_path / "grown") == _indexes(tmp_path / "fresh") == wanted
 
@@ -379,5 +380,9 @@ def test_the_default_scope_filter_follows_growth_and_forgetting(
                 expected = _scope_by_join(folder, lang)
                 assert members.allowed(None, False, lang) == expected
                 assert expected or lang == "de"
+            plan = members.con.execute(
+                "EXPLAIN QUERY PLAN SELECT docnum FROM units u WHERE dflt = 1 AND u.language = 'en'"
+            ).fetchall()
+            assert "COVERING INDEX units_scope" in str(plan)  # every build makes it, grown ones too
         finally:
             members.close()

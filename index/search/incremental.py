@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.search.members import FILE, MEMBER_INDEXES, SCHEMA, pack, unpack
+from regelwerk.index.search.members import FILE, MEMBER_INDEXES, SCHEMA, SCOPE_INDEX, pack, unpack
 from regelwerk.ingest.model.releases import release_key
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ def grow(library: Corpus, folder: Path, salt: str) -> None:
         _Growth(library, ix, con).run()
         if base is None:
             con.executescript(MEMBER_INDEXES)
+        con.execute(SCOPE_INDEX)
         con.commit()
         _write_vocabulary(con, folder)
     finally:

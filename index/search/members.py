@@ -53,6 +53,11 @@ CREATE INDEX members_uid ON members (uid);
 CREATE INDEX members_current ON members (current);
 """
 
+#: The default scope's units by language, for `Members.allowed`: every build makes it (a table
+#: grown from an older one gets it then). A plain search's first filter read the whole units
+#: table, records and all (~6 ms of a cold question); this index covers it (< 1 ms).
+SCOPE_INDEX = "CREATE INDEX IF NOT EXISTS units_scope ON units (dflt, language, docnum)"
+
 #: One placed occurrence: (document id, version, position, number today).
 Place = tuple[str, str | None, int, str | None]
 
@@ -99,7 +104,7 @@ class Members:
 
         The default scope's are the units the builder marks ``dflt`` (those occurring in a
         document of the scope in their own language, ``incremental._write_units``): read from
-        the units alone, a plain search's first filter costs a fifth of the join's ~10 ms."""
+        the units alone (`SCOPE_INDEX`), a plain search's first filter costs a tenth of the join's."""
         where, args = ["1"], []
         if lang is not None:
             where.append("u.language = ?")
@@ -166,4 +171,4 @@ class Members:
         return {uid: place for uid, (_, place) in best.items()}
 
 
-__all__ = ["FILE", "MEMBER_INDEXES", "SCHEMA", "Members", "Place", "pack", "unpack"]
+__all__ = ["FILE", "MEMBER_INDEXES", "SCHEMA", "SCOPE_INDEX", "Members", "Place", "pack", "unpack"]
