@@ -8,8 +8,8 @@ rows are scored for the final report. Run ``python bench/questions.py`` from the
 root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, regelwerk beside
 the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
-``--split fresh4`` and ``--split fresh5`` for the third to sixth (``fresh2.tsv``, ``fresh3.tsv``,
-``fresh4.tsv``, ``fresh5.tsv``); the dev split also reads the
+``--split fresh4``, ``--split fresh5`` and ``--split fresh6`` for the third to seventh
+(``fresh2.tsv`` to ``fresh6.tsv``); the dev split also reads the
 players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists
 the questions whose answer is not first; ``--neighbours`` counts, per language, where each
 miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
@@ -52,8 +52,14 @@ FRESH4 = QUESTIONS.with_name("fresh4.tsv")
 #: session tuned, scored at its end; its answers are rules no earlier question set expects,
 #: nor their parent or subrule.
 FRESH5 = QUESTIONS.with_name("fresh5.tsv")
+#: The seventh held-out set (``split`` = ``fresh6``): written by a helper at the start of the
+#: fifteenth session, before any of its changes, kept outside the repository while that
+#: session tuned, scored at its end; its answers are rules no earlier question set expects,
+#: nor their parent or subrule.
+FRESH6 = QUESTIONS.with_name("fresh6.tsv")
 #: The held-out files by split name.
-HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5}
+HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
+            "fresh6": FRESH6}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -78,7 +84,7 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
     (`PLAYERS`) and the German ones (`GERMAN`), ``held`` ``questions.tsv`` alone, ``players``
     and ``german`` one of those files alone, ``fresh`` the fresh held-out file (`FRESH`) and
-    ``fresh2`` to ``fresh5`` the third to sixth ones (`HELD_OUT`).
+    ``fresh2`` to ``fresh6`` the third to seventh ones (`HELD_OUT`).
     """
     if path is None:
         if split in HELD_OUT:

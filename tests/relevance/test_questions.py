@@ -16,7 +16,7 @@ split is only reported (``python bench/questions.py --split held``), never teste
 is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``;
 ``fresh3.tsv``, ``--split fresh3``; ``fresh4.tsv``, ``--split fresh4``; ``fresh5.tsv``,
-``--split fresh5``),
+``--split fresh5``; ``fresh6.tsv``, ``--split fresh6``),
 whose answers are checked here too.
 """
 
@@ -46,6 +46,8 @@ FRESH3 = load_questions(split="fresh3")
 FRESH4 = load_questions(split="fresh4")
 #: The sixth held-out set (session 14's, written by a helper before that session's changes).
 FRESH5 = load_questions(split="fresh5")
+#: The seventh held-out set (session 15's, written by a helper before that session's changes).
+FRESH6 = load_questions(split="fresh6")
 #: (MRR@10, hit@3) floors per language on the dev split.
 FLOORS = {"de": (0.67, 0.74), "en": (0.73, 0.82)}
 #: English MRR at least this many times FTS5's on the same questions.
@@ -74,7 +76,8 @@ def test_the_set_is_big_enough_and_split() -> None:
     [(FRESH, "fresh", ALL, (45, 30)), (FRESH2, "fresh2", ALL + FRESH, (40, 27)),
      (FRESH3, "fresh3", ALL + FRESH + FRESH2, (44, 29)),
      (FRESH4, "fresh4", ALL + FRESH + FRESH2 + FRESH3, (45, 30)),
-     (FRESH5, "fresh5", ALL + FRESH + FRESH2 + FRESH3 + FRESH4, (45, 30))],
+     (FRESH5, "fresh5", ALL + FRESH + FRESH2 + FRESH3 + FRESH4, (45, 30)),
+     (FRESH6, "fresh6", ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5, (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
     held: list[Question], split: str, before: list[Question], least: tuple[int, int]
@@ -91,7 +94,7 @@ def test_the_fresh_sets_are_big_enough_and_new(
 @NEEDS_SHARED
 @pytest.mark.parametrize(
     "question",
-    ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5,
+    ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
