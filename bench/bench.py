@@ -59,7 +59,18 @@ COLD_QUESTIONS = {
 
 
 def _cold(args: list[str], env: dict[str, str]) -> float:
-    """Median wall time of a fresh interpreter running `args`, after one untimed run.
+    """Median wall time of a fresh interpreter running `args`, after one untimed run (one
+    command of `_cold_rounds`)."""
+    return _cold_rounds({"": args}, env)[""][0]
+
+
+def _cold_rounds(commands: dict[str, list[str]], env: dict[str, str]) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU time of a fresh interpreter running each of `commands`, after one
+    untimed run of each, timed in rounds: each command once per round, so the floor and every
+    command meet the same load. On a shared machine the load moves within a minute, and a
+    floor timed alone in a quiet moment put every cold ratio of a run over its line (session
+    14). CPU time is the process's user and system time, which waiting for a core does not add
+    to.
 
     "Cold" means a new process, as a user starts one, not an empty bytecode cache: the untimed
     run writes the .pyc files an installed package has anyway. PYTHONDONTWRITEBYTECODE (set on
@@ -67,28 +78,12 @@ def _cold(args: list[str], env: dict[str, str]) -> float:
     modules from source while typer's, compiled by pip at install time, would not.
     """
     env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def _cold_rounds(commands: dict[str, list[str]], env: dict[str, str]) -> dict[str, tuple[float, float]]:
-    """Median wall and CPU time of a fresh interpreter running each of `commands`, as `_cold`
-    times one, but in rounds: each command once per round, so the floor and every command meet
-    the same load. On a shared machine the load moves within a minute, and a floor timed alone
-    in a quiet moment put every cold ratio of a run over its line (session 14). CPU time is the
-    process's user and system time, which waiting for a core does not add to."""
-    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
     def run(args: list[str]) -> None:
         subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     for args in commands.values():
-        run(args)  # the untimed run of `_cold`
+        run(args)
     walls: dict[str, list[float]] = {label: [] for label in commands}
     cpus: dict[str, list[float]] = {label: [] for label in commands}
     for _ in range(RUNS):
