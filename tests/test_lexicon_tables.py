@@ -259,3 +259,8 @@ def test_the_converter_keeps_every_row_of_an_sqlite_lexicon(tmp_path: Path) -> N
     assert main([str(db_file), str(tmp_path / "out")]) == 0
     assert read_tables(tmp_path / "out") == data
 
+
+def test_no_compiled_lexicon_is_shipped() -> None:
+    """The lexicon ships as text: no SQLite file in data/lexicon/ (a rebuild rewrote it whole)."""
+    folder = Path(__file__).resolve().parents[1] / "data" / "lexicon"
+    assert not list(folder.glob("*.sqlite"))
