@@ -10,7 +10,8 @@ the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--s
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
 ``--split fresh4``, ``--split fresh5`` and ``--split fresh6`` for the third to seventh
 (``fresh2.tsv`` to ``fresh6.tsv``); the dev split also reads the
-players' questions (``players.tsv``) and the German ones (``german.tsv``); ``--misses`` lists
+players' questions (``players.tsv``), the German ones (``german.tsv``) and the second round's
+(``dev2.tsv``), each alone with ``--split players``, ``german`` or ``dev2``; ``--misses`` lists
 the questions whose answer is not first; ``--neighbours`` counts, per language, where each
 miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
 elsewhere) and how many answers are not among the RERANK re-ranked hits, nor among
@@ -66,6 +67,13 @@ PLAYERS = QUESTIONS.with_name("players.tsv")
 #: German questions (fourth round): more German dev rows, written and scored before that
 #: round's German-side changes; read with the other dev rows (``--split german`` alone).
 GERMAN = QUESTIONS.with_name("german.tsv")
+#: Dev questions, second round (session 16): 90 more dev rows (60 German, a quarter of them
+#: colloquial or misspelt; 30 English), written blind before any was scored, so tuning sees a
+#: larger, broader dev set; their answers are rules no held-out set expects, nor their parent or
+#: subrule. Read with the other dev rows (``--split dev2`` alone).
+DEV2 = QUESTIONS.with_name("dev2.tsv")
+#: The dev files read beside ``questions.tsv``'s dev rows, by the split that reads one alone.
+MORE_DEV = {"players": PLAYERS, "german": GERMAN, "dev2": DEV2}
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -82,16 +90,17 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     """The questions of one split (``dev``, ``held``; None: all), in file order.
 
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
-    (`PLAYERS`) and the German ones (`GERMAN`), ``held`` ``questions.tsv`` alone, ``players``
-    and ``german`` one of those files alone, ``fresh`` the fresh held-out file (`FRESH`) and
-    ``fresh2`` to ``fresh6`` the third to seventh ones (`HELD_OUT`).
+    (`PLAYERS`), the German ones (`GERMAN`) and the second round's (`DEV2`), ``held``
+    ``questions.tsv`` alone, ``players``, ``german`` and ``dev2`` one of those files alone
+    (`MORE_DEV`), ``fresh`` the fresh held-out file (`FRESH`) and ``fresh2`` to ``fresh6`` the
+    third to seventh ones (`HELD_OUT`).
     """
     if path is None:
         if split in HELD_OUT:
             return load_questions(HELD_OUT[split], split)
-        if split in ("players", "german"):
-            return load_questions(PLAYERS if split == "players" else GERMAN, "dev")
-        more = (PLAYERS, GERMAN) if split in ("dev", None) else ()
+        if split in MORE_DEV:
+            return load_questions(MORE_DEV[split], "dev")
+        more = tuple(MORE_DEV.values()) if split in ("dev", None) else ()
         extra = [q for extra in more for q in load_questions(extra, split)]
         return load_questions(QUESTIONS, split) + extra
     out = []
