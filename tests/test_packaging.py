@@ -61,7 +61,8 @@ def test_every_module_of_the_source_tree_is_in_the_wheel(wheel_names: set[str]) 
 
 def test_shipped_data_is_in_the_wheel(wheel_names: set[str]) -> None:
     data = ROOT / "data"
-    for folder, pattern in (("seeds", "*.txt"), ("terms", "*.tsv"), ("scenarios", "*.toml")):
+    for folder, pattern in (("seeds", "*.txt"), ("terms", "*.tsv"), ("scenarios", "*.toml"),
+                            ("lexicon", "*.tsv")):
         files = sorted(p.name for p in (data / folder).glob(pattern))
         assert files, folder
         for name in files:

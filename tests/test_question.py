@@ -12,7 +12,7 @@ from regelwerk.index.search.question import cognate, intents, language, read
 @pytest.fixture(scope="module")
 def lex() -> Lexicon:
     found = lexicon()
-    assert found is not None, "data/lexicon/de-en.sqlite ships with the package"
+    assert found is not None, "data/lexicon/*.tsv ship with the package"
     return found
 
 
@@ -358,7 +358,7 @@ def test_a_loanword_spelt_as_its_cr_translation_is_left_to_the_english_reading(l
 
 
 def test_every_cr_words_entry_is_in_the_shipped_lexicon(lex: Lexicon) -> None:
-    """data/terms/cr_words.tsv and data/lexicon/de-en.sqlite agree (rebuild the lexicon after
+    """data/terms/cr_words.tsv and data/lexicon/translations.tsv agree (rebuild the lexicon after
     editing the table; a word a curated table translates keeps its own senses), and no German
     form is a stop word (search drops those unread)."""
     from importlib import resources

@@ -36,8 +36,10 @@ of exactly our language. This aligns it at the word level and keeps what the evi
    should start in a fifth of one. A curated phrase ending in a verb is keyed verb first too
    (`german_keys`: "ins Spiel kommen", "kommt ins Spiel").
 
-The result is one small SQLite file (indexed lookups, nothing to parse at start) plus
-``README.md`` with source, command, date and counts.
+The result is three sorted text tables (``meta.tsv``, ``translations.tsv``, ``forms.tsv``,
+`regelwerk.index.search.lexicon_tables`: a rebuild's diff shows what it changed), which the
+runtime compiles once into an SQLite file under the home (indexed lookups, nothing to parse at
+start); ``README.md`` says source, command, date and counts.
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ import functools
 import json
 import lzma
 import re
-import sqlite3
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -57,7 +58,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "lexicon"
-DB_NAME = "de-en.sqlite"
 
 MIN_P = 0.08
 MIN_REVERSE = 0.02
@@ -574,24 +574,6 @@ def build(
     forms = forms_of(german_words, corpus_forms(de for _, de in raw))
     lent = head_forms(german_words, forms)
     forms.update(lent)
-    out.mkdir(parents=True, exist_ok=True)
-    db_path = out / DB_NAME
-    tmp = db_path.with_suffix(".tmp")
-    tmp.unlink(missing_ok=True)
-    db = sqlite3.connect(tmp)
-    db.executescript(
-        """
-        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-        CREATE TABLE translation (de TEXT, en TEXT, p REAL, source TEXT, learned REAL, count INTEGER,
-                                  PRIMARY KEY (de, en)) WITHOUT ROWID;
-        CREATE TABLE form (form TEXT PRIMARY KEY, lemma TEXT) WITHOUT ROWID;
-        """
-    )
-    db.executemany(
-        "INSERT INTO translation VALUES (?, ?, ?, ?, ?, ?)",
-        sorted((de, en, p, src, lp, de_count.get(de, 0)) for (de, en), (p, src, lp) in entries.items()),
-    )
-    db.executemany("INSERT INTO form VALUES (?, ?)", sorted(forms.items()))
     counts = {
         "line_pairs": len(raw),
         "training_pairs": len(pairs),
@@ -608,11 +590,10 @@ def build(
         "built": dt.date.today().isoformat(),
         "aligner": aligner,
     }
-    db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
-    db.commit()
-    db.execute("VACUUM")
-    db.close()
-    tmp.replace(db_path)
+    from regelwerk.index.search.lexicon_tables import write_tables
+
+    rows = ((de, en, p, src, lp, de_count.get(de, 0)) for (de, en), (p, src, lp) in entries.items())
+    write_tables(out, meta, rows, forms)
     return counts
 
 

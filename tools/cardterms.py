@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     printings, english, df, surfaces = load(args.paths)
     lex = lexicon()
     if lex is None:
-        parser.error("the rules lexicon (data/lexicon/de-en.sqlite) is missing: "
+        parser.error("the rules lexicon (data/lexicon/*.tsv) is missing: "
                      "run tools/build_lexicon.py first")
     lines = ["\t".join(COLUMNS)]
     found: dict[tuple[str, str], list[dict[str, object]]] = {}

@@ -1,4 +1,4 @@
-"""The German-English rules lexicon (``data/lexicon/de-en.sqlite``), read lazily.
+"""The German-English rules lexicon (``data/lexicon/*.tsv``), read lazily.
 
 Built by ``tools/build_lexicon.py`` from the MTGJSON parallel corpus (German card text beside
 the English) plus the term tables; see ``data/lexicon/README.md`` for source and counts. It
@@ -10,8 +10,9 @@ holds three things:
   lexicon translates, so a query word finds its lemma by one indexed lookup;
 - ``meta``: the build's counts and date.
 
-Everything is folded (`regelwerk.ingest.fold`: ü = ue = u, ß = ss) and lower case. The file
-is opened read-only on the first German query and queried per word: nothing is parsed at
+Everything is folded (`regelwerk.ingest.fold`: ü = ue = u, ß = ss) and lower case. It ships as
+sorted text tables, compiled once into an SQLite file under the home (`lexicon_tables`); that
+file is opened read-only on the first German query and queried per word: nothing is parsed at
 start, and a command that never translates never opens it.
 """
 
@@ -20,11 +21,16 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from regelwerk.index.terms.function_words import function_words
 from regelwerk.ingest.model.fold import fold
 
-DB_NAME = "de-en.sqlite"
+if TYPE_CHECKING:
+    import sqlite3
+    from importlib.resources.abc import Traversable
+
 #: Compound parts shorter than this are not split off ("ab", "an" would split anything).
 MIN_PART = 3
 #: Linking elements between compound parts ("Kampf-s-schritt" is not one, "Lebens-punkt" is).
@@ -42,12 +48,17 @@ class Translation:
 
 
 class Lexicon:
-    """Lookups in one lexicon file; cheap to keep for a whole process."""
+    """Lookups in one compiled lexicon (a file's path, opened read-only, or an open database);
+    cheap to keep for a whole process."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, source: str | sqlite3.Connection) -> None:
         import sqlite3  # not at import: `rule` and number searches never open the lexicon
 
-        self._db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        if isinstance(source, sqlite3.Connection):
+            self._db = source
+        else:
+            uri = f"{Path(source).absolute().as_uri()}?mode=ro&immutable=1"
+            self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         self._lemmas: dict[str, str] = {}
         self._trans: dict[str, tuple[Translation, ...]] = {}
         self._splits: dict[str, tuple[str, ...]] = {}
@@ -164,11 +175,28 @@ class Lexicon:
 
 @functools.cache
 def lexicon() -> Lexicon | None:
-    """The shipped lexicon, or None if the file is missing (then German is not translated)."""
-    entry = resources.files("regelwerk.data") / "lexicon" / DB_NAME
-    if not entry.is_file():
+    """The shipped lexicon, or None if its tables are missing (then German is not translated):
+    compiled into the home on first use, or in memory where the home cannot be written."""
+    from regelwerk.index.store.home import home_dir
+
+    return load(resources.files("regelwerk.data") / "lexicon", home_dir())
+
+
+def load(folder: Traversable | Path, home: Path) -> Lexicon | None:
+    """The lexicon of the tables in `folder`, compiled under `home` (`lexicon_tables.compiled`),
+    or None if a table is missing."""
+    import sqlite3
+
+    from regelwerk.index.search import lexicon_tables
+
+    data = lexicon_tables.read_tables(folder)
+    if data is None:
         return None
-    return Lexicon(str(entry))
+    source = lexicon_tables.compiled(data, home)
+    try:
+        return Lexicon(source)
+    except sqlite3.Error:  # the file went between the check and the open (pruned by another version)
+        return Lexicon(lexicon_tables.compile_tables(data))
 
 
-__all__ = ["Lexicon", "Translation", "lexicon"]
+__all__ = ["Lexicon", "Translation", "lexicon", "load"]

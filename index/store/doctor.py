@@ -36,11 +36,12 @@ from regelwerk.ingest.model.records import ParsedDocument
 
 FIX = "run `regelwerk doctor --repair`"
 #: SQLite databases beside the derived versions: lineage and linking's per-release lookups are
-#: rebuilt from the records, the card database only from the card files (so its repair asks
-#: for them again).
-DATABASES = ("lineage/*.sqlite", "linking/*.sqlite", "cards/cards.sqlite")
+#: rebuilt from the records, the compiled lexicon from the shipped tables at its next use
+#: (`regelwerk.index.search.lexicon_tables`), the card database only from the card files (so
+#: its repair asks for them again).
+DATABASES = ("lineage/*.sqlite", "linking/*.sqlite", "lexicon/*.sqlite", "cards/cards.sqlite")
 #: The folders of those that only hold derived data (a damaged one is simply made again).
-DERIVED_FOLDERS = ("derived", "lineage", "linking")
+DERIVED_FOLDERS = ("derived", "lineage", "linking", "lexicon")
 
 
 def database_problem(path: Path) -> str | None:
