@@ -18,6 +18,18 @@ definition (`feedback`). whoosh's best hits are then re-ranked by their own word
 and cut to snippets (`snippets`). The word tables, the syntax check and the result records
 live in their own modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds
 queries and runs them.
+
+Tried for a question's first search and dropped in session 16 (dev MRR@10 German / English,
+the whole dev split with ``dev2.tsv``: 0.648 / 0.736): the other forms of a question's
+English verbs (42 irregular verbs and Porter's misses, made from the CR's words with
+simplemma: "chosen" searching "choose", a German question's "deal" searching "dealt") as
+clauses at a share of the word's weight and covering it in coordination: ``bench/tune.py
+--only`` chose a share of 0.01 in nearly every fold (0.25-1.0 lower), cross-validated de
+0.652 / 0.649 / 0.646 and en 0.738 with seeds 9 / 1 / 2, so within noise, and covering alone
+(no clauses) 0.651 / 0.732. Nor did glossary entries the question names whole, looked up in
+the whole glossary rather than among the first hits, whose cited rules join the candidates at
+a share of the best score (0.1-0.5 moved nothing, 0.75 and 1.0 lowered German; 285 dev
+questions before ``dev2.tsv``).
 """
 
 from __future__ import annotations
@@ -73,6 +85,11 @@ QUESTION_BOOSTS = {"title": 0.0, "ctx": 1.0, "text": 1.0, "sect": 1.0, "ex": 0.0
 #: lookups keep whoosh's defaults (0.75, 1.2). Tuned by ``bench/tune.py`` over B 0.3-0.9 and
 #: K1 0.8-2.0: a little more length normalisation (0.9) helps, as a short rule that says one
 #: thing answers a question better than a long one that mentions everything.
+#: Per-field B for questions did not carry (session 16, the 285 dev questions before
+#: ``dev2.tsv``, de / en from 0.709 / 0.767): section titles 0 (0.694 / 0.751) or 0.5 (0.704 /
+#: 0.757), keyword context 0.3 (0.690 / 0.769), rule text 0.8 (0.699 / 0.765) or 1.0 (0.706 /
+#: 0.758); nor did sharpening each term's clauses by its idf to a power (-0.25 to 1: de
+#: 0.698-0.714, en 0.758-0.768, no trend).
 QUESTION_BM25 = {"B": 0.9, "K1": 1.2}
 #: Words that reach a field only through translation weigh less than the user's own words.
 TRANSLATED = 0.6
@@ -117,10 +134,17 @@ CONCEPT_COVER = 0.5
 #: and 0.699/0.758 (200); adding only the parent rules (or section openings) of the 40's
 #: subrules from a pool of 200 moved nothing (0.710/0.760, as its first 40 alone), and the
 #: re-ranking factors re-fitted on a pool of 100 do worse than on 40 (``bench/learn.py --pool
-#: 100``, cross-validated: 0.693/0.744 against 0.700/0.753). Session 15.
+#: 100``, cross-validated: 0.693/0.744 against 0.700/0.753). Session 15. Nor did admitting
+#: from a pool of 100 or 200 only the hits that hold at least 0.6-1.0 of the question's
+#: idf-weighted terms (as coordination counts them) beside the 40: de 0.699-0.710, en
+#: 0.765-0.766 against 0.709 / 0.767 (session 16, before ``dev2.tsv``).
 RERANK = 40
 #: A query term in more than this share of all texts is not searched in rule text when the
-#: query has rarer terms too (see `SearchEngine._common`).
+#: query has rarer terms too (see `SearchEngine._common`). For questions this helps ranking as
+#: well (session 16, whole dev split de / en): 0.648 / 0.736 at 0.1 against 0.633 / 0.721
+#: (0.07), 0.650 / 0.725 (0.15) and 0.639 / 0.706 (never skipped); searching such terms in rule
+#: text at 0.1-0.5 of their weight did not carry either (285 questions before ``dev2.tsv``:
+#: de 0.709 -> 0.709-0.694, en 0.767 -> 0.768-0.765).
 COMMON = 0.1
 #: Unions of up to this many clauses use whoosh's tree matcher (see `_union`).
 TREE_UNION_MAX = 12

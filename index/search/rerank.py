@@ -17,6 +17,30 @@ section's first rule (``opening_context``: the same, weight 0 in every fold) and
 of the other hits of the same rule (``rule_mates``: 0.699, 0.757). Fitted on all dev at once, all but
 ``first_sentence`` (0.15) and ``rule_mates`` (0.07) still take weight 0: the factors below
 already say what these say. ``bench/questions.py --neighbours`` counts where the misses stand.
+
+Tried and dropped in session 16 (dev MRR@10 German / English; "old dev" is the 285 questions
+before ``dev2.tsv``, 0.709 / 0.767, the whole dev split with it 0.648 / 0.736):
+
+- A citation prior: a rule hit times 1 + w * log(1 + n), n how often the other rules of its
+  release cite its rule or a subrule of it (601.2, 704.5, 608.2: the rules the CR builds on;
+  counted at build time per document). On old dev it carried: ``bench/tune.py --only`` chose
+  w = 0.15 in every fold (0.709 -> 0.722, 0.767 -> 0.775; the German proxy 0.651 -> 0.668),
+  and every w from 0.05 to 0.3 scored higher. On ``dev2.tsv``, written blind with answers no
+  other set expects, it fell (w 0.15: de 0.451 -> 0.401, en 0.642 -> 0.631; 0.05: 0.426,
+  0.643), and cross-validated on the whole dev split de went 0.648 -> 0.640 (en 0.736 ->
+  0.740): it favours the answers the older sets happened to ask for. Counting a subrule's own
+  citations only, or the glossary's too, was no better on old dev.
+- A section prior: which sections the question's English terms are most typical of (each
+  section read as one language model over its rules, Dirichlet-smoothed with the whole CR at
+  3-100 rules' worth; Liu and Croft 2004), a hit times exp(w * (its section's mean
+  log-likelihood of the terms - the best section's among the hits)). Every w lowered both
+  languages on old dev (0.02: 0.703 / 0.761; 0.1: 0.696 / 0.758; 1: 0.649 / 0.693), chapters
+  in place of sections too (0.1: 0.698 / 0.765): the answers stand as often in the sections
+  every corner of the game refers to (704, 601, 608), the least typical of any one topic.
+- A keyword rule's first subrule (701.21a, 702.19a: its definition) lowered for a question
+  that does not ask for a meaning, as ``dev2.tsv`` misses 701.19b, 701.20b, 701.12b for their
+  "a": 0.9-0.7 lifts dev2 de 0.451 -> 0.459-0.478 but lowers the other sets (whole dev de
+  0.648 -> 0.648-0.644, en 0.736 -> 0.733-0.737).
 """
 
 from __future__ import annotations
