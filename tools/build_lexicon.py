@@ -53,7 +53,7 @@ import re
 import sys
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,18 +92,20 @@ def _markers() -> frozenset[str]:
     return function_words("de", "marker", folded=True)
 
 
-def german_keys(written: str) -> list[str]:
+def german_keys(written: str, folding: Callable[[str], str] | None = None) -> list[str]:
     """The lexicon keys of a German name or phrase as a table writes it: its folded words, and
     for a phrase ending in a verb (an infinitive: German capitalises nouns, so a last word
     written in lower case ending in "n" is one) also the verb first, as a main clause orders
     it ("ins Spiel kommen" -> "kommen ins spiel": "die Kreatur kommt ins Spiel"; the reader
-    matches each word by its lemma, so the infinitive stands for every form)."""
-    from regelwerk.ingest.model.fold import fold
+    matches each word by its lemma, so the infinitive stands for every form). `folding` is
+    `fold` unless told (`umlaut_keys` reads the tables by `umlaut_fold`)."""
+    from regelwerk.ingest.model.fold import fold as default
 
+    fold = folding or default
     words = _WORD.findall(written)
     keys = [" ".join(fold(w.lower()) for w in words)] if words else []
     last = words[-1] if words else ""
-    if len(words) >= 2 and last.islower() and last.endswith("n") and fold(last) not in _stops()[0]:
+    if len(words) >= 2 and last.islower() and last.endswith("n") and default(last) not in _stops()[0]:
         keys.append(" ".join(fold(w.lower()) for w in (words[-1], *words[:-1])))
     return keys
 
@@ -289,11 +291,13 @@ def cr_vocabulary(cr: Path) -> set[str]:
     return {lemma(w.lower(), "en") for w in set(_WORD.findall(text))}
 
 
-def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
+def term_entries(terms: Path, folding: Callable[[str], str] | None = None) -> Iterator[tuple[str, str, str]]:
     """``(German phrase, English lemma, source)`` from the term tables: each German name
-    (official, variant, old) gives every content word of its English name."""
-    from regelwerk.ingest.model.fold import fold
+    (official, variant, old) gives every content word of its English name; its words keyed by
+    `folding` (`fold` unless told)."""
+    from regelwerk.ingest.model.fold import fold as default
 
+    fold = folding or default
     de_stop, en_stop = _stops()
     for name in ("core.tsv", "keywords.tsv"):
         rows = (terms / name).read_text(encoding="utf-8").splitlines()
@@ -303,10 +307,10 @@ def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
             german = [cells.get("de", "")]
             german += cells.get("de_variants", "").split("|") + cells.get("de_old", "").split("|")
             english = [w for w in lemmas(cells["en"], "en", en_stop)]
-            for key in (k for de in german for k in german_keys(de)):
+            for key in (k for de in german for k in german_keys(de, fold)):
                 for en in dict.fromkeys(english):
                     yield key, en, "terms"
-    yield from _alias_entries(terms)
+    yield from _alias_entries(terms, fold)
     for line in (terms / "words.tsv").read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or line.startswith("de\t") or "\t" not in line:
             continue
@@ -320,7 +324,7 @@ def term_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
     del de_stop
 
 
-def _alias_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
+def _alias_entries(terms: Path, folding: Callable[[str], str]) -> Iterator[tuple[str, str, str]]:
     """``(German word, English lemma, "terms")`` for the German words people say for a term
     (``aliases.tsv``: players' "Spielfeld", the old official "Startphase")."""
     en_stop = _stops()[1]
@@ -329,12 +333,12 @@ def _alias_entries(terms: Path) -> Iterator[tuple[str, str, str]]:
         cells = line.split("\t")
         if line.startswith("#") or len(cells) < 3 or cells[1] != "de":
             continue
-        for key in german_keys(cells[0]):
+        for key in german_keys(cells[0], folding):
             for en in dict.fromkeys(lemmas(cells[2], "en", en_stop)):
                 yield key, en, "terms"
 
 
-def cr_entries(terms: Path) -> Iterator[tuple[str, str]]:
+def cr_entries(terms: Path, folding: Callable[[str], str] | None = None) -> Iterator[tuple[str, str]]:
     """``(German word, English lemma)`` from ``cr_words.tsv``: the German for the CR's own
     words that neither the cards nor the term tables translate ("Ausnahme" -> exception,
     "Zahlung" -> payment), written from the CR's vocabulary, not from questions. A table
@@ -347,7 +351,7 @@ def cr_entries(terms: Path) -> Iterator[tuple[str, str]]:
         if line.startswith("#") or len(cells) != 3 or cells[0] == "en":
             continue
         for form in cells[2].split("|"):
-            for key in german_keys(form):
+            for key in german_keys(form, folding):
                 yield key, cells[0]
 
 
@@ -435,6 +439,127 @@ def inflected_phrases(entries: Entries, forms: dict[str, str]) -> int:
                     added[key] = value
     entries.update(added)
     return len(added)
+
+
+def umlaut_keys(entries: Entries, forms: dict[str, str], terms: Path, printed: Counter[str]) -> tuple[int, int]:
+    """Key by `umlaut_fold` the German words whose umlaut spelling folding merges with another
+    word ("zählt": count, folded "zahlt": pay; "ändere": change, folded "andere": other); return
+    how many entries and forms were added.
+
+    The curated tables are read again keyed by `umlaut_fold` (the same rows: `term_entries`,
+    `cr_entries` below them as in `add_cr_entries`); a word written there with an umlaut is
+    an umlaut lemma U. Where U's bare spelling is another word (simplemma lists it with other
+    lemmas) and U's folded key holds senses U's rows do not give (that word's), U becomes an
+    entry of its own with its rows' senses ("zählen": count). A sense of the folded key is
+    that other word's when a row with another umlaut spelling gives it, or when it was learned
+    from the cards or given by a row written without umlauts (``words.tsv`` writes many folded:
+    "andern" is ändern, "zahlen" is zahlen) and the cards print the bare spellings of U and its
+    forms at least as often as the umlaut ones (`printed`: each word's count in the German card
+    text, by `umlaut_fold`; "zahle", "zahlt", "Zahl" 191 times against "zähle", "zählt" 121;
+    "lösen"'s learned unattach and "auswahlen"'s choose are their own: the cards print no
+    "losen", no "auswahlen"). Then each of U's forms
+    (simplemma's, with the umlaut) that today reads other senses than U's (its folded key is
+    another word: "ändere" is "andere", "zählt" is "zahlt") is a form of U's entry, or of U's
+    folded key where that has U's senses ("ändere" -> "andern": change). The folded rows stay
+    as they are, so a word typed without its umlaut reads as it always did, and a word without
+    such a collision gets no second key."""
+    from regelwerk.ingest.model.fold import fold, umlaut_fold
+
+    def umlauted(key: str) -> bool:
+        return " " not in key and fold(key) != key
+
+    own: dict[str, dict[str, str]] = defaultdict(dict)
+    given_by: dict[tuple[str, str], set[str]] = defaultdict(set)  # a folded row -> its umlaut keys
+    rows = zip(term_entries(terms), term_entries(terms, umlaut_fold), strict=True)
+    for (folded, en, _), (key, _, source) in rows:
+        given_by[(folded, en)].add(key)
+        if umlauted(key):
+            own[key].setdefault(en, source)
+    curated = set(own)
+    for (folded, en), (key, _) in zip(cr_entries(terms), cr_entries(terms, umlaut_fold), strict=True):
+        given_by[(folded, en)].add(key)
+        if umlauted(key) and key not in curated:
+            own[key].setdefault(en, "cr")
+    senses: dict[str, set[str]] = defaultdict(set)
+    for de, en in entries:
+        senses[de].add(en)
+    lemmas_of, forms_of_lemma = _umlaut_dictionary(own)
+
+    def others(word: str) -> set[str]:
+        """The senses of `word`'s folded key that another word gives it."""
+        folded = fold(word)
+        family = (word, *forms_of_lemma.get(word, ()))
+        bare_printed = sum(printed[f.translate(_BARE)] for f in family) >= sum(printed[f] for f in family)
+        out = set()
+        for en in senses.get(folded, ()):
+            by = given_by.get((folded, en), set())
+            if any(umlauted(k) and k != word for k in by) or (bare_printed and by != {word}):
+                out.add(en)
+        return out
+
+    def other_word(word: str) -> bool:  # is the bare spelling a word with other lemmas?
+        bare = word.translate(_BARE)
+        return bare in lemmas_of and not lemmas_of[bare] & lemmas_of.get(word, {word})
+
+    new_forms: dict[str, str] = {}
+    added = 0
+    for word, mine in sorted(own.items()):
+        folded = fold(word)
+        target = word if other_word(word) and others(word) - set(mine) else folded
+        if target == word:
+            for en, source in mine.items():
+                entries[(word, en)] = (1.0, source, entries.get((folded, en), (0.0, "", None))[2])
+                added += 1
+        for form in forms_of_lemma.get(word, ()):
+            if form in own or form == target or not umlauted(form) or not other_word(form):
+                continue  # a word of the tables keeps its own key ("Stärke": power, not strengthen)
+            key = fold(form)
+            reading = senses.get(key) or senses.get(forms.get(key, key), set())
+            if reading and reading != (set(mine) if target == word else senses.get(target, set())):
+                new_forms[form] = target
+    forms.update(new_forms)
+    return added, len(new_forms)
+
+
+def _umlaut_dictionary(words: Iterable[str]) -> tuple[dict[str, set[str]], dict[str, tuple[str, ...]]]:
+    """simplemma's German dictionary by `umlaut_fold`, for `words` and their bare spellings:
+    each such word -> its lemmas (a lemma is its own), and each of `words` -> the forms whose
+    lemma it is, or whose lemma's lemma ("gezählten" -> "gezählt" -> "zählen")."""
+    from regelwerk.ingest.model.fold import umlaut_fold
+
+    mine = set(words)
+    pairs = [(umlaut_fold(f.lower()), umlaut_fold(lm.lower())) for f, lm in _raw_dictionary()]
+    direct: dict[str, set[str]] = defaultdict(set)
+    for f, lm in pairs:
+        if lm in mine:
+            direct[lm].add(f)
+    hop = {f: lm for lm, fs in direct.items() for f in fs if f != lm}
+    forms = {lm: set(fs) for lm, fs in direct.items()}
+    for f, lm in pairs:
+        if lm in hop:
+            forms[hop[lm]].add(f)
+    wanted = mine | {f for fs in forms.values() for f in fs}
+    wanted |= {w.translate(_BARE) for w in wanted}
+    lemmas_of: dict[str, set[str]] = defaultdict(set)
+    for f, lm in pairs:
+        if f in wanted:
+            lemmas_of[f].add(lm)
+        if lm in wanted:
+            lemmas_of[lm].add(lm)
+    return dict(lemmas_of), {lm: tuple(sorted(fs - {lm})) for lm, fs in forms.items()}
+
+
+#: The umlauts made bare ("zählt" -> "zahlt"), as a keyboard without them writes them.
+_BARE = str.maketrans("äöü", "aou")
+
+
+@functools.cache
+def _raw_dictionary() -> tuple[tuple[str, str], ...]:
+    """simplemma's German dictionary as it is: (form, lemma), the words with letters only."""
+    from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
+
+    return tuple((f, lm) for f, lm in DefaultDictionaryFactory().get_dictionary("de").items()
+                 if _WORD.fullmatch(f) and _WORD.fullmatch(lm))
 
 
 def corpus_forms(texts: Iterable[str]) -> dict[str, str]:
@@ -609,6 +734,10 @@ def build(
     lent = head_forms(german_words, forms)
     forms.update(lent)
     inflected = inflected_phrases(entries, forms)
+    from regelwerk.ingest.model.fold import umlaut_fold
+
+    printed = Counter(umlaut_fold(w.lower()) for _, de in raw for w in _WORD.findall(de))
+    umlaut_entries, umlaut_forms = umlaut_keys(entries, forms, terms, printed)
     counts = {
         "line_pairs": len(raw),
         "training_pairs": len(pairs),
@@ -620,6 +749,8 @@ def build(
         "cr_entries": cr,
         "lent_forms": len(lent),
         "inflected_phrases": inflected,
+        "umlaut_entries": umlaut_entries,
+        "umlaut_forms": umlaut_forms,
     }
     meta = {
         **{k: str(v) for k, v in counts.items()},

@@ -10,7 +10,10 @@ holds three things:
   lexicon translates, so a query word finds its lemma by one indexed lookup;
 - ``meta``: the build's counts and date.
 
-Everything is folded (`regelwerk.ingest.fold`: ü = ue = u, ß = ss) and lower case. It ships as
+Everything is folded (`regelwerk.ingest.fold`: ü = ue = u, ß = ss) and lower case, but for the
+few words whose umlaut spelling is another word than the bare one ("zählt": count, "zahlt":
+pay): those are keyed by `umlaut_fold` too ("zählt", "zaehlt" -> "zählt"), so a word typed
+with its umlaut reads as itself and one typed without reads as it always did (`Lexicon.key`). It ships as
 sorted text tables, compiled once into an SQLite file under the home (`lexicon_tables`); that
 file is opened read-only on the first German query and queried per word: nothing is parsed at
 start, and a command that never translates never opens it.
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from regelwerk.index.terms.function_words import function_words
-from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.fold import fold, umlaut_fold
 
 if TYPE_CHECKING:
     import sqlite3
@@ -60,14 +63,33 @@ class Lexicon:
             uri = f"{Path(source).absolute().as_uri()}?mode=ro&immutable=1"
             self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         self._lemmas: dict[str, str] = {}
+        self._keys: dict[str, str] = {}
         self._trans: dict[str, tuple[Translation, ...]] = {}
         self._splits: dict[str, tuple[str, ...]] = {}
         self._forms: dict[str, list[str]] | None = None
         self._starts: dict[str, tuple[int, ...]] | None = None
 
+    def key(self, word: str) -> str:
+        """A German word's key in the tables: its `umlaut_fold` if the word has an umlaut (or
+        ae, oe, ue) and the tables hold that key (a form whose bare spelling is another word:
+        "zählt", "ändere"), else its `fold`. A word typed without the umlaut is keyed as ever."""
+        folded = fold(word)
+        kept = umlaut_fold(word)
+        if fold(kept) == kept:  # no umlaut in it: the common case, no lookup
+            return folded
+        found = self._keys.get(kept)
+        if found is None:
+            row = self._db.execute(
+                "SELECT 1 FROM form WHERE form = ? UNION ALL SELECT 1 FROM translation WHERE de = ? LIMIT 1",
+                (kept, kept),
+            ).fetchone()
+            found = self._keys[kept] = kept if row else folded
+        return found
+
     def lemma(self, word: str) -> str:
-        """The folded lemma of a German word (itself when the lexicon knows no other)."""
-        key = fold(word)
+        """The lemma of a German word, as the tables key it (itself when the lexicon knows no
+        other)."""
+        key = self.key(word)
         found = self._lemmas.get(key)
         if found is None:
             row = self._db.execute("SELECT lemma FROM form WHERE form = ?", (key,)).fetchone()
@@ -160,7 +182,7 @@ class Lexicon:
             rows = self._db.execute("SELECT form FROM form UNION SELECT de FROM translation").fetchall()
             self._forms = {}
             for (form,) in rows:
-                if " " not in form:
+                if " " not in form and fold(form) == form:  # not the umlaut keys: `word` is folded
                     self._forms.setdefault(form[:1], []).append(form)
         from rapidfuzz import process
         from rapidfuzz.distance import OSA

@@ -378,7 +378,7 @@ def separable(words: list[str], lex: Lexicon) -> list[str]:
 
 def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
     """English lemmas with weights for one German word: whole word, its lemma, else its parts."""
-    found = lex.translations(fold(word)) or lex.translations(lex.lemma(word))
+    found = lex.translations(lex.key(word)) or lex.translations(lex.lemma(word))
     # a loanword spelt as its cr_words.tsv translation ("modaler": modal) is left to the
     # reader's own ways with an English-looking word (as typed, the term names), which weigh
     # it fully; the entry still reads it inside a compound ("Hybridmanasymbol")
