@@ -153,3 +153,30 @@ def test_a_word_simplemma_does_not_list_inflects_as_its_last_part(monkeypatch: p
     assert lent["kartenhande"] == "kartenhand"
     # a word with forms of its own, a too short word and a phrase lend nothing
     assert not any(lemma in ("regel", "ort", "an der reihe") for lemma in lent.values())
+
+
+def test_a_phrase_is_keyed_by_its_verbs_forms_that_are_entries_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import build_lexicon
+
+    dictionary = {"entfernen": ("entfernst", "entfernte"), "kommen": ("kommt", "kam")}
+    monkeypatch.setattr(build_lexicon, "_dictionary_forms", lambda: dictionary)
+    entries = {
+        ("aus dem spiel entfernen", "exile"): (1.0, "terms", None),
+        ("ins spiel kommen", "enter"): (1.0, "terms", None),
+        ("an der reihe", "turn"): (1.0, "cr", None),
+        ("entfernt", "remove"): (1.0, "words", None),  # the form is an entry of its own
+        ("entfernte", "remove"): (0.4, "mtgjson", 0.4),
+        ("kommt", "come"): (0.2, "mtgjson", 0.2),
+        ("karte entfernen", "remove"): (0.5, "mtgjson", 0.5),
+    }
+    # the form table reads "entfernte" and "kommt" as their verbs already, "entfernt" not
+    forms = {"entfernte": "entfernen", "kommt": "kommen", "kam": "kommen"}
+    assert build_lexicon.inflected_phrases(entries, forms) == 1
+    assert entries[("aus dem spiel entfernt", "exile")] == (1.0, "terms", None)
+    assert ("aus dem spiel entfernte", "exile") not in entries  # the reader reaches it by its lemma
+    assert ("ins spiel kommt", "enter") not in entries
+    assert ("karte entfernt", "remove") not in entries  # a learned phrase is left alone
+    # a form nothing translates on its own ("entfernst") needs no key: its lemma finds the phrase
+    assert ("aus dem spiel entfernst", "exile") not in entries

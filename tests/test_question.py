@@ -323,6 +323,11 @@ def test_phrases_of_up_to_five_words_and_verb_first_are_read(lex: Lexicon) -> No
     reading = read("darf ich die Karte aus dem Spiel entfernen", english_word, DE_STOP, lex)
     assert reading.english["exile"] == 1.0, reading.english
     assert "remove" not in reading.english and "game" not in reading.english
+    # with the verb last, as a passive puts it: "entfernt" is an entry of its own (remove), not
+    # read as "entfernen", so the builder keys the phrase by that form too (`inflected_phrases`)
+    reading = read("wann wird eine Karte aus dem Spiel entfernt", english_word, DE_STOP, lex)
+    assert reading.english["exile"] == 1.0, reading.english
+    assert "remove" not in reading.english and "game" not in reading.english
     # a term phrase in a main clause's order: the verb first, matched by its lemma
     reading = read("die Kreatur kommt ins Spiel", english_word, DE_STOP, lex)
     assert reading.english["enter"] == 1.0 and reading.english["battlefield"] == 1.0
@@ -334,6 +339,9 @@ def test_phrases_of_up_to_five_words_and_verb_first_are_read(lex: Lexicon) -> No
     assert reading.english["turn"] == pytest.approx(CR_WORDS) and "series" not in reading.english
     reading = read("der nicht aktive Spieler", english_word, DE_STOP, lex)
     assert "nonactive" in reading.english and "active" not in reading.english
+    # "der Reihe nach" is in turn order, not a series
+    reading = read("handeln die Spieler der Reihe nach", english_word, DE_STOP, lex)
+    assert reading.english["order"] == pytest.approx(CR_WORDS) and "series" not in reading.english
 
 
 def test_separable_verbs_join_only_what_the_lexicon_knows(lex: Lexicon) -> None:

@@ -403,6 +403,40 @@ def phrase_senses(entries: Entries) -> list[tuple[str, str]]:
     return demoted
 
 
+#: The weak verb's endings whose forms a phrase's last verb is keyed by too when the form table
+#: cannot lead them back to it (`inflected_phrases`: "entfernt", "entfernte", "entfernten").
+WEAK_ENDINGS = ("t", "te", "ten")
+
+
+def inflected_phrases(entries: Entries, forms: dict[str, str]) -> int:
+    """Key the curated phrases ending in a verb by that verb's forms the reader cannot lead back
+    to it; return how many keys were added.
+
+    The reader matches a phrase's words as typed or by their lemma (the form table), but a form
+    the lexicon translates on its own is its own lemma: "entfernt" (remove, an entry of its
+    own) is not read as "entfernen", so "wird aus dem Spiel entfernt" missed "aus dem Spiel
+    entfernen" (exile) and read remove, game and battlefield. Such a form (simplemma's forms of
+    the verb and the weak forms, `WEAK_ENDINGS`, that are an entry of their own and that the form
+    table does not read as the verb) keys the phrase too, with the phrase's translations; a form
+    the form table reads as the verb ("kommt", "gelegt") needs nothing. Only the last word, where
+    a passive, a perfect or a subordinate clause puts the verb ("aus dem Spiel entfernt wurde")."""
+    own = {de for de, _ in entries if " " not in de}
+    added: Entries = {}
+    for (de, en), value in entries.items():
+        words = de.split()
+        verb = words[-1]
+        if len(words) < 2 or value[1] == "mtgjson" or not verb.endswith("n"):
+            continue
+        stem = verb[:-2] if verb.endswith("en") else verb[:-1]
+        for form in (*_dictionary_forms().get(verb, ()), *(stem + e for e in WEAK_ENDINGS)):
+            if form in own and forms.get(form, form) != verb:
+                key = (" ".join((*words[:-1], form)), en)
+                if key not in entries:
+                    added[key] = value
+    entries.update(added)
+    return len(added)
+
+
 def corpus_forms(texts: Iterable[str]) -> dict[str, str]:
     """Folded surface form -> the lemma the training gave it most often in `texts`.
 
@@ -574,6 +608,7 @@ def build(
     forms = forms_of(german_words, corpus_forms(de for _, de in raw))
     lent = head_forms(german_words, forms)
     forms.update(lent)
+    inflected = inflected_phrases(entries, forms)
     counts = {
         "line_pairs": len(raw),
         "training_pairs": len(pairs),
@@ -584,6 +619,7 @@ def build(
         "phrase_senses": len(demoted),
         "cr_entries": cr,
         "lent_forms": len(lent),
+        "inflected_phrases": inflected,
     }
     meta = {
         **{k: str(v) for k, v in counts.items()},
