@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from regelwerk.index.search.analysis import DE_STOP
 from regelwerk.index.search.lexicon import Lexicon, lexicon
 from regelwerk.index.search.question import cognate, intents, language, read
+from tests.conftest import CORPUS, NEEDS_SHARED
 
 
 @pytest.fixture(scope="module")
@@ -182,6 +185,10 @@ def test_a_typo_in_a_german_question_still_translates(lex: Lexicon) -> None:
         ("de", "wann löst es aus wenn eine Kreatur ins Spiel kommt", "enters the battlefield"),
         ("de", "Einsatzverzoegerung", "continuously"),
         ("de", "eine Kreatur die ich gerade erst ausgespielt habe", "most recent turn"),
+        ("en", "can my flyer be bounced back to hand", "flying"),
+        ("en", "what if I loot with an empty library", "then discard a card"),
+        ("de", "muss ich im Aufräumsegment auf sieben abwerfen", "maximum hand size"),
+        ("de", "verpufft ein Zauber der nicht neutralisiert werden kann", "can’t be countered"),
     ],
 )
 def test_players_words_lead_to_the_crs_words(lex: Lexicon, lang: str, query: str, cr: str) -> None:
@@ -240,6 +247,33 @@ def test_concepts_match_whole_phrases_in_their_language_only(lex: Lexicon) -> No
     # the longest phrase wins and its words are not read again ("empty library" is one idea)
     found = concepts.find(["draw", "from", "an", "empty", "library"], "en")
     assert found.count("library with no cards") == 1
+
+
+def _concept_rows() -> list[list[str]]:
+    from importlib import resources
+
+    text = (resources.files("regelwerk.data") / "lexicon" / "concepts.tsv").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    return [line.split("\t") for line in lines if line.strip() and not line.startswith(("#", "lang\t"))]
+
+
+def test_concept_rows_name_no_rule() -> None:
+    """A row is players' usage, not an answer: no rule number on either side, no empty form."""
+    rows = _concept_rows()
+    assert len(rows) > 250
+    for row in rows:
+        assert len(row) == 3 and row[0] in ("de", "en"), row
+        assert not re.search(r"\d{3}\.\d", row[1] + row[2]), row
+        assert all(p.split() for p in row[1].split("|") + row[2].split("|")), row
+
+
+@NEEDS_SHARED
+def test_concepts_lead_to_words_of_the_comprehensive_rules() -> None:
+    """Every CR side is written in the CR's own words (checked against the 2026-04-17 CR)."""
+    text = (CORPUS / "en" / "MagicCompRules-20260417.txt").read_text(encoding="utf-8-sig").lower()
+    words = set(re.findall(r"\w+", text))
+    cr = {p for row in _concept_rows() for p in row[2].split("|")}
+    assert not {p for p in cr if not set(re.findall(r"\w+", p.lower())) <= words}
 
 
 def test_definition_questions_are_an_intent() -> None:
