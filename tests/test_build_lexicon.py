@@ -180,3 +180,46 @@ def test_a_phrase_is_keyed_by_its_verbs_forms_that_are_entries_of_their_own(
     assert ("karte entfernt", "remove") not in entries  # a learned phrase is left alone
     # a form nothing translates on its own ("entfernst") needs no key: its lemma finds the phrase
     assert ("aus dem spiel entfernst", "exile") not in entries
+
+
+def _terms(folder: Path, words: str, cr_words: str) -> Path:
+    head = "en\tkind\tnumber\tde\tde_variants\tde_old\tsource\tnote\n"
+    (folder / "core.tsv").write_text(head, encoding="utf-8")
+    (folder / "keywords.tsv").write_text(head, encoding="utf-8")
+    (folder / "aliases.tsv").write_text("word\tlang\ten\tkind\tstatus\tnote\n", encoding="utf-8")
+    (folder / "words.tsv").write_text("de\ten\n" + words, encoding="utf-8")
+    (folder / "cr_words.tsv").write_text("en\tcount\tde\n" + cr_words, encoding="utf-8")
+    return folder
+
+
+def test_a_word_folding_merges_with_another_is_keyed_by_its_umlaut_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections import Counter
+
+    import build_lexicon
+
+    # "zählen" (count) folds to "zahlen" (pay); "ändere" (change) to "andere" (other); "lösen"
+    # (solve) to "losen", whose learned sense is lösen's own: the cards print no "losen"
+    lemmas = {"zählen": {"zählen"}, "zählt": {"zählen"}, "zahlen": {"zahlen", "zahl"}, "zahlt": {"zahlen"},
+              "ändern": {"ändern"}, "ändere": {"ändern"}, "andere": {"anderer"}, "andern": {"anderer"},
+              "lösen": {"lösen"}, "löst": {"lösen"}, "losen": {"losen"}, "lost": {"losen"}}
+    forms = {"zählen": ("zählt",), "ändern": ("ändere",), "lösen": ("löst",)}
+    monkeypatch.setattr(build_lexicon, "_umlaut_dictionary", lambda words: (lemmas, forms))
+    terms = _terms(tmp_path, "zahlen|zahlt\tpay\nandern\tchange\nandere\tother\n",
+                   "count\t28\tzählen\nsolve\t24\tlösen\nchange\t231\tändern\n")
+    entries: build_lexicon.Entries = {
+        ("zahlen", "pay"): (1.0, "words", 0.4), ("andern", "change"): (1.0, "words", None),
+        ("zahlen", "count"): (1.0, "cr", None),  # what cr_words' "zählen" gives "zahlen" folded
+        ("andere", "other"): (1.0, "words", None), ("losen", "solve"): (1.0, "cr", None),
+        ("losen", "unattach"): (0.4, "mtgjson", 0.4),
+    }
+    table = {"zahlt": "zahlen", "lost": "losen"}
+    printed = Counter({"zahlt": 11, "zählt": 3, "löst": 20})
+    assert build_lexicon.umlaut_keys(entries, table, terms, printed) == (1, 2)
+    assert entries[("zählen", "count")] == (1.0, "cr", None)  # an entry of its own
+    assert table["zählt"] == "zählen" and table["ändere"] == "andern"  # forms read as their word
+    assert entries[("zahlen", "pay")] == (1.0, "words", 0.4)  # the folded rows as they were
+    assert ("zahlen", "count") not in entries and table["zahlt"] == "zahlen"  # "zählen"'s alone
+    # no second key where folding merges nothing the lexicon tells apart
+    assert not any(de == "lösen" for de, _ in entries) and "löst" not in table

@@ -264,3 +264,21 @@ def test_no_compiled_lexicon_is_shipped() -> None:
     """The lexicon ships as text: no SQLite file in data/lexicon/ (a rebuild rewrote it whole)."""
     folder = Path(__file__).resolve().parents[1] / "data" / "lexicon"
     assert not list(folder.glob("*.sqlite"))
+
+
+def test_a_word_typed_with_its_umlaut_reads_its_own_key_where_the_tables_hold_one(tmp_path: Path) -> None:
+    data = _bytes(format_tables(
+        {"entries": "3"},
+        [("zahlen", "pay", 1.0, "words", None, 0), ("zählen", "count", 1.0, "cr", None, 0),
+         ("andern", "change", 1.0, "words", None, 0), ("andere", "other", 1.0, "words", None, 0)],
+        {"zahlt": "zahlen", "zählt": "zählen", "ändere": "andern"},
+    ))
+    lex = Lexicon(compile_tables(data))
+    # with the umlaut (or its two letters) the umlaut word, without it the word it always was
+    assert lex.key("Zählt") == lex.key("zaehlt") == "zählt" and lex.lemma("ZÄHLT") == "zählen"
+    assert lex.key("zahlt") == "zahlt" and lex.lemma("zahlt") == lex.lemma("Zahlt") == "zahlen"
+    assert lex.lemma("ändere") == "andern" and lex.lemma("andere") == "andere"
+    # a word the tables hold no umlaut key for is folded as before
+    assert lex.key("Zählers") == "zahlers" and lex.key("Stärke") == "starke"
+    assert [t.en for t in lex.translations(lex.lemma("zählen"))] == ["count"]
+    assert lex.correct("zahlrn") == "zahlen"  # typos are matched against folded keys only

@@ -15,7 +15,7 @@ from regelwerk.index.store.corpus import Corpus
 from regelwerk.index.terms.shipped import load_terms
 from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest import parse_path
-from regelwerk.ingest.model.fold import compact, fold
+from regelwerk.ingest.model.fold import compact, fold, umlaut_fold
 from regelwerk.ingest.model.records import Document, ParsedDocument, Section
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +42,23 @@ EXCERPT = "cr-excerpt-en-keywords-unnumbered"
 )
 def test_fold_equates_spellings(a: str, b: str) -> None:
     assert fold(a) == fold(b)
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["Zählen", "zaehlen", "Bündnisfähigkeit", "Buendnisfaehigkeit", "Großmeister", "Lim-Dûl", "Feuer",
+     "Dauer", "Kaffee", "Idee", "Göttergabe", "  Mächte  und Stärke ", "ZÄHLT", "Noël", "Muße"],
+)
+def test_umlaut_fold_only_splits_what_fold_joins(word: str) -> None:
+    assert fold(umlaut_fold(word)) == fold(word)
+
+
+def test_umlaut_fold_keeps_the_umlaut_apart_from_the_bare_vowel() -> None:
+    assert umlaut_fold("Zählen") == umlaut_fold("zaehlen") == umlaut_fold("ZÄHLEN") == "zählen"
+    assert umlaut_fold("zahlen") == "zahlen" != umlaut_fold("zählen")
+    assert umlaut_fold("Ändere") == "ändere" and umlaut_fold("andere") == "andere"
+    assert umlaut_fold("Großmeister") == "grossmeister" and umlaut_fold("Lim-Dûl") == "lim-dul"
+    assert umlaut_fold("Ü\u0308ber") == umlaut_fold("über")  # decomposed or composed alike
 
 
 def test_compact_ignores_spaces_and_hyphens() -> None:

@@ -423,3 +423,15 @@ def test_every_cr_words_entry_is_in_the_shipped_lexicon(lex: Lexicon) -> None:
                 stops.append(form)
     assert not missing, f"not in the lexicon: {missing[:10]}"
     assert not stops, f"German stop words: {stops}"
+
+
+def test_a_word_typed_with_its_umlaut_is_not_the_word_it_folds_to(lex: Lexicon) -> None:
+    """"zählt" (count) folds to "zahlt" (pay): typed with its umlaut, or as "ae", it is read as
+    itself; typed bare, as it always was (a keyboard without umlauts)."""
+    for query in ("zählen Spielsteine als Karten", "Zaehlt ein Spielstein als Karte", "was wird gezählt"):
+        reading = read(query, english_word, DE_STOP, lex)
+        assert "count" in reading.english and "pay" not in reading.english, query
+    assert "pay" in read("wann zahlt man die Kosten", english_word, DE_STOP, lex).english
+    # "ändere" (change) folds to "andere" (other)
+    assert "change" in read("ändere ich die Farbe", english_word, DE_STOP, lex).english
+    assert "other" in read("eine andere Farbe", english_word, DE_STOP, lex).english

@@ -441,7 +441,9 @@ def inflected_phrases(entries: Entries, forms: dict[str, str]) -> int:
     return len(added)
 
 
-def umlaut_keys(entries: Entries, forms: dict[str, str], terms: Path, printed: Counter[str]) -> tuple[int, int]:
+def umlaut_keys(
+    entries: Entries, forms: dict[str, str], terms: Path, printed: Counter[str]
+) -> tuple[int, int]:
     """Key by `umlaut_fold` the German words whose umlaut spelling folding merges with another
     word ("zählt": count, folded "zahlt": pay; "ändere": change, folded "andere": other); return
     how many entries and forms were added.
@@ -462,7 +464,8 @@ def umlaut_keys(entries: Entries, forms: dict[str, str], terms: Path, printed: C
     another word: "ändere" is "andere", "zählt" is "zahlt") is a form of U's entry, or of U's
     folded key where that has U's senses ("ändere" -> "andern": change). The folded rows stay
     as they are, so a word typed without its umlaut reads as it always did, and a word without
-    such a collision gets no second key."""
+    such a collision gets no second key; a sense only U's rows gave the folded key is U's alone
+    (without ``words.tsv``, cr_words' "zählen" would give "zahlen" count)."""
     from regelwerk.ingest.model.fold import fold, umlaut_fold
 
     def umlauted(key: str) -> bool:
@@ -508,8 +511,16 @@ def umlaut_keys(entries: Entries, forms: dict[str, str], terms: Path, printed: C
         target = word if other_word(word) and others(word) - set(mine) else folded
         if target == word:
             for en, source in mine.items():
-                entries[(word, en)] = (1.0, source, entries.get((folded, en), (0.0, "", None))[2])
+                old = entries.get((folded, en))
+                entries[(word, en)] = (1.0, source, old[2] if old else None)
                 added += 1
+                if old and old[1] != "mtgjson" and given_by.get((folded, en)) == {word}:
+                    # only U's rows gave the folded key this sense: the bare spelling is the
+                    # other word and reads as it did without them (a learned pair stays learned)
+                    if old[2] is None:
+                        del entries[(folded, en)]
+                    else:
+                        entries[(folded, en)] = (old[2], "mtgjson", old[2])
         for form in forms_of_lemma.get(word, ()):
             if form in own or form == target or not umlauted(form) or not other_word(form):
                 continue  # a word of the tables keeps its own key ("Stärke": power, not strengthen)
