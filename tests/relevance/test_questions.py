@@ -14,7 +14,9 @@ words and chapter titles German 0.694 / 0.77, English 0.728 / 0.80, 1.59x FTS5; 
 glossary feedback of session 13 German 0.705 / 0.77, English 0.735 / 0.83, 1.61x FTS5; with
 the titled rules English 0.749 / 0.85, 1.64x FTS5; with ``dev2.tsv``'s 90 blind questions, which
 score well under the older sets (German 0.451 / 0.62, English 0.642 / 0.83, near the held-out
-sets), the dev split holds German 0.648 / 0.73, English 0.736 / 0.86, 1.62x FTS5); the held-out
+sets), the dev split holds German 0.648 / 0.73, English 0.736 / 0.86, 1.62x FTS5; with the
+weights retuned on it (TOPIC, INTENT, feedback.GLOSS) German 0.656 / 0.74, English 0.748 /
+0.85, 1.64x FTS5); the held-out
 split is only reported (``python bench/questions.py --split held``), never tested, so nothing
 is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``;
@@ -52,7 +54,7 @@ FRESH5 = load_questions(split="fresh5")
 #: The seventh held-out set (session 15's, written by a helper before that session's changes).
 FRESH6 = load_questions(split="fresh6")
 #: (MRR@10, hit@3) floors per language on the dev split.
-FLOORS = {"de": (0.63, 0.71), "en": (0.72, 0.83)}
+FLOORS = {"de": (0.63, 0.71), "en": (0.73, 0.83)}
 #: English MRR at least this many times FTS5's on the same questions.
 OVER_FTS5 = 1.45
 
