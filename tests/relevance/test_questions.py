@@ -6,7 +6,7 @@ wrong expectation would skew every score measured on it, so each one is checked 
 the 2026-04-17 CR: every expected number exists and the first one's text mentions the check
 word. The floors sit a little under the scores reached on the dev split, now with the players'
 questions (``players.tsv``), the German ones (``german.tsv``) and, since session 16, the second
-round's (``dev2.tsv``, written blind) beside ``questions.tsv``'s dev rows
+and third rounds' (``dev2.tsv``, ``dev3.tsv``, written blind) beside ``questions.tsv``'s dev rows
 (German MRR@10 0.645, hit@3 0.72 with ``german.tsv`` after its round's German-side changes;
 English 0.66 / 0.70, FTS5 0.46, so 1.4x; after the sixth round's topic and German-section
 changes German 0.676 / 0.75, English 0.706 / 0.76, 1.54x FTS5; after the seventh round's negated
@@ -14,7 +14,9 @@ words and chapter titles German 0.694 / 0.77, English 0.728 / 0.80, 1.59x FTS5; 
 glossary feedback of session 13 German 0.705 / 0.77, English 0.735 / 0.83, 1.61x FTS5; with
 the titled rules English 0.749 / 0.85, 1.64x FTS5; with ``dev2.tsv``'s 90 blind questions, which
 score well under the older sets (German 0.451 / 0.62, English 0.642 / 0.83, near the held-out
-sets), the dev split holds German 0.648 / 0.73, English 0.736 / 0.86, 1.62x FTS5); the held-out
+sets), the dev split holds German 0.648 / 0.73, English 0.736 / 0.86, 1.62x FTS5; with
+``dev3.tsv``'s 90 more, written blind the same way (German 0.488 / 0.57, English 0.586 / 0.83),
+German 0.622 / 0.71, English 0.706 / 0.85, 1.51x FTS5); the held-out
 split is only reported (``python bench/questions.py --split held``), never tested, so nothing
 is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``;
@@ -52,7 +54,7 @@ FRESH5 = load_questions(split="fresh5")
 #: The seventh held-out set (session 15's, written by a helper before that session's changes).
 FRESH6 = load_questions(split="fresh6")
 #: (MRR@10, hit@3) floors per language on the dev split.
-FLOORS = {"de": (0.63, 0.71), "en": (0.72, 0.83)}
+FLOORS = {"de": (0.60, 0.69), "en": (0.68, 0.83)}
 #: English MRR at least this many times FTS5's on the same questions.
 OVER_FTS5 = 1.45
 
@@ -70,7 +72,8 @@ def test_the_set_is_big_enough_and_split() -> None:
     for lang, n in langs.items():
         assert 0.25 <= held[lang] / n <= 0.35, (lang, held[lang], n)
     assert {q.split for q in ALL} == {"dev", "held"}
-    assert {q.split for q in ALL if q.source in ("players.tsv", "german.tsv", "dev2.tsv")} == {"dev"}
+    more_dev = ("players.tsv", "german.tsv", "dev2.tsv", "dev3.tsv")
+    assert {q.split for q in ALL if q.source in more_dev} == {"dev"}
     assert len({q.case.query for q in ALL}) == len(ALL), "a question is in the set twice"
 
 
