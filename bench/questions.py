@@ -10,8 +10,9 @@ the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--s
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
 ``--split fresh4``, ``--split fresh5`` and ``--split fresh6`` for the third to seventh
 (``fresh2.tsv`` to ``fresh6.tsv``); the dev split also reads the
-players' questions (``players.tsv``), the German ones (``german.tsv``) and the second round's
-(``dev2.tsv``), each alone with ``--split players``, ``german`` or ``dev2``; ``--misses`` lists
+players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
+(``dev2.tsv``) and the third's (``dev3.tsv``), each alone with ``--split players``, ``german``,
+``dev2`` or ``dev3``; ``--misses`` lists
 the questions whose answer is not first; ``--neighbours`` counts, per language, where each
 miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
 elsewhere) and how many answers are not among the RERANK re-ranked hits, nor among
@@ -72,8 +73,13 @@ GERMAN = QUESTIONS.with_name("german.tsv")
 #: larger, broader dev set; their answers are rules no held-out set expects, nor their parent or
 #: subrule. Read with the other dev rows (``--split dev2`` alone).
 DEV2 = QUESTIONS.with_name("dev2.tsv")
+#: Dev questions, third round (session 16): 90 more dev rows written blind like `DEV2`'s (60
+#: German, 15 of them colloquial or misspelt; 30 English) by another helper, on rules no held-out
+#: set expects (nor their parent or subrule) and, but for one second answer, no other set does.
+#: Read with the other dev rows (``--split dev3`` alone).
+DEV3 = QUESTIONS.with_name("dev3.tsv")
 #: The dev files read beside ``questions.tsv``'s dev rows, by the split that reads one alone.
-MORE_DEV = {"players": PLAYERS, "german": GERMAN, "dev2": DEV2}
+MORE_DEV = {"players": PLAYERS, "german": GERMAN, "dev2": DEV2, "dev3": DEV3}
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -90,8 +96,9 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     """The questions of one split (``dev``, ``held``; None: all), in file order.
 
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
-    (`PLAYERS`), the German ones (`GERMAN`) and the second round's (`DEV2`), ``held``
-    ``questions.tsv`` alone, ``players``, ``german`` and ``dev2`` one of those files alone
+    (`PLAYERS`), the German ones (`GERMAN`), the second and third rounds' (`DEV2`, `DEV3`),
+    ``held`` ``questions.tsv`` alone, ``players``, ``german``, ``dev2`` and ``dev3`` one of those
+    files alone
     (`MORE_DEV`), ``fresh`` the fresh held-out file (`FRESH`) and ``fresh2`` to ``fresh6`` the
     third to seventh ones (`HELD_OUT`).
     """
