@@ -23,7 +23,7 @@ split is only reported (``python bench/questions.py --split held``), never teste
 is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``;
 ``fresh3.tsv``, ``--split fresh3``; ``fresh4.tsv``, ``--split fresh4``; ``fresh5.tsv``,
-``--split fresh5``; ``fresh6.tsv``, ``--split fresh6``),
+``--split fresh5``; ``fresh6.tsv``, ``--split fresh6``; ``fresh7.tsv``, ``--split fresh7``),
 whose answers are checked here too.
 """
 
@@ -55,6 +55,8 @@ FRESH4 = load_questions(split="fresh4")
 FRESH5 = load_questions(split="fresh5")
 #: The seventh held-out set (session 15's, written by a helper before that session's changes).
 FRESH6 = load_questions(split="fresh6")
+#: The eighth held-out set (session 16's, written by a helper before that session's changes).
+FRESH7 = load_questions(split="fresh7")
 #: (MRR@10, hit@3) floors per language on the dev split.
 FLOORS = {"de": (0.60, 0.69), "en": (0.69, 0.83)}
 #: English MRR at least this many times FTS5's on the same questions.
@@ -74,7 +76,7 @@ def test_the_set_is_big_enough_and_split() -> None:
     for lang, n in langs.items():
         assert 0.25 <= held[lang] / n <= 0.35, (lang, held[lang], n)
     assert {q.split for q in ALL} == {"dev", "held"}
-    assert {q.split for q in ALL if q.source in ("players.tsv", "german.tsv", "dev2.tsv")} == {"dev"}
+    assert {q.split for q in ALL if q.source in ("players.tsv", "german.tsv", "dev2.tsv", "dev3.tsv")} == {"dev"}
     assert len({q.case.query for q in ALL}) == len(ALL), "a question is in the set twice"
 
 
@@ -84,7 +86,8 @@ def test_the_set_is_big_enough_and_split() -> None:
      (FRESH3, "fresh3", ALL + FRESH + FRESH2, (44, 29)),
      (FRESH4, "fresh4", ALL + FRESH + FRESH2 + FRESH3, (45, 30)),
      (FRESH5, "fresh5", ALL + FRESH + FRESH2 + FRESH3 + FRESH4, (45, 30)),
-     (FRESH6, "fresh6", ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5, (45, 30))],
+     (FRESH6, "fresh6", ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5, (45, 30)),
+     (FRESH7, "fresh7", ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6, (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
     held: list[Question], split: str, before: list[Question], least: tuple[int, int]
@@ -101,7 +104,7 @@ def test_the_fresh_sets_are_big_enough_and_new(
 @NEEDS_SHARED
 @pytest.mark.parametrize(
     "question",
-    ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6,
+    ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
