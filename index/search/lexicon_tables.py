@@ -87,12 +87,12 @@ def format_tables(
 
 def write_tables(folder: Path, meta: Mapping[str, str], translations: Iterable[Row],
                  forms: Mapping[str, str]) -> None:
-    """Write the three tables into `folder` (each replaced whole: the builder's output)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write the three tables into `folder` (each replaced whole, `disk.write_atomic`: the
+    builder's output)."""
+    from regelwerk.index.store.disk import write_atomic
+
     for name, text in format_tables(meta, translations, forms).items():
-        tmp = folder / f".{name}.tmp"
-        tmp.write_bytes(text.encode("utf-8"))
-        tmp.replace(folder / name)
+        write_atomic(folder / name, text)
 
 
 def _rows(name: str, data: bytes) -> Iterable[list[str]]:

@@ -24,6 +24,8 @@ import unicodedata
 
 _DIGRAPHS = re.compile(r"(?<=[aou])e")
 _UMLAUT_DIGRAPHS = re.compile(r"([aou])e")
+#: The diaeresis of a, o, u after NFKD (the umlaut), which `umlaut_fold` keeps.
+_UMLAUT_KEEP = re.compile(r"(?<=[aou])\u0308")
 _UMLAUTS = {"a": "ä", "o": "ö", "u": "ü"}
 _SPACE = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[\W_]+")
@@ -67,9 +69,6 @@ def umlaut_fold(text: str) -> str:
         # keep the diaeresis of a, o, u (the umlaut) as the letter "e" it stands for
         text = _UMLAUT_KEEP.sub("e", text).translate(_MARKS)
     return _SPACE.sub(" ", _UMLAUT_DIGRAPHS.sub(lambda m: _UMLAUTS[m[1]], text)).strip()
-
-
-_UMLAUT_KEEP = re.compile(r"(?<=[aou])\u0308")
 
 
 @functools.lru_cache(maxsize=1 << 15)
