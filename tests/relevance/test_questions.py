@@ -58,10 +58,11 @@ FRESH5 = load_questions(split="fresh5")
 FRESH6 = load_questions(split="fresh6")
 #: The eighth held-out set (session 16's, written by a helper before that session's changes).
 FRESH7 = load_questions(split="fresh7")
-#: (MRR@10, hit@3) floors per language on the dev split.
-FLOORS = {"de": (0.60, 0.69), "en": (0.69, 0.83)}
-#: English MRR at least this many times FTS5's on the same questions.
-OVER_FTS5 = 1.45
+#: (MRR@10, hit@3) floors per language on the dev split, a little under what it reaches (with
+#: ``dev4.tsv``: German 0.627 / 0.71, English 0.701 / 0.834).
+FLOORS = {"de": (0.60, 0.69), "en": (0.68, 0.81)}
+#: English MRR at least this many times FTS5's on the same questions (with ``dev4.tsv``: 1.46x).
+OVER_FTS5 = 1.40
 
 
 @pytest.fixture(scope="module")
