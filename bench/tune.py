@@ -91,6 +91,8 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("rerank", "RESTATED", None): (OFF, 0.6),
     ("rerank", "CONSEQUENCE", None): (1.0, 1.5),
     ("rerank", "SUBRULE", None): (0.0, 0.1, 0.2),
+    # 0.2 first: SUBRULE's value, the other sections not set apart ("off" for --only)
+    ("rerank", "OTHER_SUBRULE", None): (0.2, 0.1, 0.15, 0.3),
     ("rerank", "INTENT", None): (1.0, 1.2, 1.4),
     ("rerank", "DERIVED_COVER", None): (0.0, 0.5, 1.0),
     ("rerank", "TOPIC", None): (1.0, 0.7, 0.5, 0.3),

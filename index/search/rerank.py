@@ -66,20 +66,23 @@ en 0.701 and ``dev3.tsv``'s 0.500 / 0.593):
 - A negative statement ("doesn't", "no", "can't", as 701.20b, 117.2b, 120.1a answer) for a
   yes/no question: 0 in every fold; for a question that says a negation itself: 0.3, en
   0.721, de 0.636, dev3 de 0.489.
-- SUBRULE set apart outside the keyword sections (701, 702), where subrules are more often
-  peers: learn.py chose the factor to the power 0.85 there in every fold (de 0.642, en 0.724,
-  dev2 de 0.532), but the engine itself did not (``tune.py --only`` with a constant for the
-  other sections, grid 0-0.3: 0.15 in four folds, de 0.632 -> 0.631, en 0.717 -> 0.718, dev2
-  en 0.701 -> 0.684, before the count fix below). The miss list's ties go to the later
-  sibling, but over all questions a tie wants the earlier one more, not less (the factor
-  squared where an earlier sibling covers the same terms: 1.0 in every fold, de 0.635).
+- SUBRULE set apart outside the keyword sections (701, 702): learn.py chose the factor to the
+  power 0.85 there in every fold (de 0.642, en 0.724, dev2 de 0.532), the engine's own
+  ``tune.py --only`` at first not (0.15 in four folds, de 0.632 -> 0.631, dev2 en 0.701 ->
+  0.684); after the count fix and with ``dev4.tsv`` it did, and carried: see OTHER_SUBRULE.
+  The miss list's ties go to the later sibling, but over all questions a tie wants the
+  earlier one more, not less (the factor squared where an earlier sibling covers the same
+  terms: 1.0 in every fold, de 0.635).
 - All of these jointly: de 0.607, en 0.693 (the folds' weights scatter).
 - The intent cues narrowed: "any" out of the time cues moves 12 questions up and 3 down (de
   0.637 -> 0.642, en unchanged, but dev2 en "when I get to choose new targets" 1 -> 5),
   "only" out of the permission cues 3 up (de 0.637 -> 0.640); chosen on the dev questions'
   changes, they are not counted as carried.
 
-What carried is `intent_factor`'s count cue reading a rule's citations as numbers (see there).
+What carried: `intent_factor`'s count cue no longer reads a rule's citations as numbers (see
+`INTENT_CUES`), and subrules outside the keyword sections weigh their place less (OTHER_SUBRULE).
+Also tried: the intent cues read in a rule's own text, its examples left out (as coverage
+reads it): de 0.631 -> 0.627 (trample's "how much damage" is answered in 702.19b's example).
 """
 
 from __future__ import annotations
@@ -380,15 +383,31 @@ def consequence_factor(f: Fields) -> float:
 #: colon lists peers ("704.5. The state-based actions are as follows:", "116.2. There are
 #: twelve special actions:"): its subrules are not corners of one rule, and keep their score.
 SUBRULE = 0.2  # 0.1 -> 0.2: chosen in four cross-validation folds of five
+#: ... in the keyword sections (`KEYWORD_SECTIONS`), where a rule is one keyword: its first
+#: subrule defines it, the later ones are its corners. Elsewhere a rule's subrules are as often
+#: peers whose parent does not end in a colon (903.12's Brawl rules, 509.3's kinds of "blocks"
+#: triggers, 118.8's additional costs), and the factor uses OTHER_SUBRULE: 0.2 -> 0.15 (session
+#: 17, 555 dev questions with ``dev4.tsv``): ``bench/tune.py --only rerank.OTHER_SUBRULE``
+#: chose 0.15 in every fold of seeds 9 and 1, cross-validated de 0.631 -> 0.633, en 0.701 ->
+#: 0.706; the blind rounds dev2.tsv de 0.511 -> 0.523, dev3.tsv de 0.500 -> 0.499 and en 0.593
+#: -> 0.600, dev4.tsv de 0.600 -> 0.605 (hit@3 0.68 -> 0.73), their English otherwise
+#: unchanged; the older sets questions.tsv de 0.735 -> 0.740, en 0.776 -> 0.791, players.tsv
+#: de 0.703 -> 0.708, en 0.751 -> 0.754, german.tsv 0.714 -> 0.688 ("was ist der Manawert
+#: einer Karte": 202.3 first -> fourth); keyword set 0.945 unchanged. Before the count cue's
+#: fix (`_counts`) and ``dev4.tsv`` the same grid chose 0.15 in four folds of five and did not
+#: carry (de 0.632 -> 0.631, dev2.tsv en 0.701 -> 0.684).
+OTHER_SUBRULE = 0.15
+KEYWORD_SECTIONS = (701, 702)
 
 
 def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:
-    """How early in its rule a rule hit stands (see SUBRULE); `lists(parent number)` says
-    whether the parent rule introduces a list of peers."""
+    """How early in its rule a rule hit stands (see SUBRULE, OTHER_SUBRULE); `lists(parent
+    number)` says whether the parent rule introduces a list of peers."""
     rn = own_number(f)
     if rn is None or rn.letter is None or lists(str(rn.parent)):
         return 1.0
-    return 1.0 / (1.0 + SUBRULE * math.log1p(SUBRULE_LETTERS.index(rn.letter)))
+    weight = SUBRULE if rn.section in KEYWORD_SECTIONS else OTHER_SUBRULE
+    return 1.0 / (1.0 + weight * math.log1p(SUBRULE_LETTERS.index(rn.letter)))
 
 
 #: A rule about one named thing answers a question only if the question names it: the keyword
