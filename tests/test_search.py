@@ -401,6 +401,21 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("704.5j") == 1.0
 
 
+def test_a_how_many_question_counts_numbers_not_the_rules_a_hit_cites() -> None:
+    """"wie viele zusätzliche Kosten": 118.8a's "Any number of" and 903.12d's "60 cards" speak to
+    a count; 118.8's "as described in rule 601.2b" or "See section 8" does not."""
+    from regelwerk.index.search import rerank
+
+    def factor(text: str) -> float:
+        return rerank.intent_factor({"language": "en", "number": "118.8", "text": text}, ("count",))
+
+    assert factor("A player's deck must contain exactly 60 cards.") == rerank.INTENT
+    assert factor("Any number of additional costs may be applied.") == rerank.INTENT
+    assert factor("Such costs are paid as described in rule 601.2b.") == 1.0
+    assert factor("See rules 601.2a–h and section 8, “Multiplayer Rules.”") == 1.0
+    assert factor("See rule 702 and pay {2}.") == rerank.INTENT  # {2} is a number
+
+
 def test_an_english_question_lifts_rules_titled_by_its_rarest_word() -> None:
     """"when can I cast a spell with flash": Flash's rules (702.8a) are about it, the casting
     rules that say "as though it had flash" (601.3b) only use the word; a title with a common
