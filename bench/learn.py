@@ -9,9 +9,12 @@ new score is log(its score) + sum(weight * feature), so all weights 0 is the cod
 coordinate search over `GRID` maximises the mean of the languages' MRR@10 on the training folds
 (``tune.folds``, the same folds), and each question is scored once, by the weights chosen
 without its fold. Collecting the hits takes a minute; each experiment then takes seconds.
-Neither held-out set is read. Run from the repository root (needs ../shared):
-``python bench/learn.py [--features NAME ...] [--seed N] [--pool N]`` (``--pool``: re-rank
-that many whoosh hits, not the code's ``query.RERANK``).
+The cross-validated figures are printed per language and per dev set; ``--blind FILE ...``
+(``dev2.tsv``, ``dev3.tsv``, ``dev4.tsv``) adds each blind round scored by the weights chosen on the other
+dev sets alone, as a change must carry to them (issue 9). Neither held-out set is read. Run
+from the repository root (needs ../shared): ``python bench/learn.py [--features NAME ...]
+[--seed N] [--pool N] [--blind FILE ...]`` (``--pool``: re-rank that many whoosh hits, not the
+code's ``query.RERANK``).
 """
 
 from __future__ import annotations
@@ -46,10 +49,13 @@ FACTORS = ("topic", "titled", "boilerplate", "consequence", "generality", "inten
 #: of the question, squared (``sentence``, ``first_sentence``), what its parent rule's text
 #: adds to that share (``parent``: a subrule read in its rule's context), what its section's
 #: first rule adds (``opening_context``: "704.5g" read with "704.1"), and the summed
-#: scores of the other hits of its rule beside its own (``rule_mates``).
+#: scores of the other hits of its rule beside its own (``rule_mates``). Session 17
+#: (`family`): what tells a hit from its siblings.
 CANDIDATES = (
     "lettered", "glossary", "german", "length", "section", "opening", "opening_what", "header",
     "proximity", "span", "sentence", "first_sentence", "parent", "opening_context", "rule_mates",
+    *("family", "family_gain", "example_share", "kind", "generality_keyword", "generality_other"),
+    *("generality_tied", "generality_untied", "negation_yes_no", "negation_asked"),
 )
 FEATURES = FACTORS + CANDIDATES
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.07, 0.0, 0.07, 0.15, 0.3, 0.6, 1.0, 2.0)
@@ -66,6 +72,7 @@ class Listing:
     lang: str
     query: str
     rows: tuple[Row, ...]
+    source: str = ""
 
 
 @contextmanager
@@ -129,7 +136,7 @@ def features(
         "opening": float(asks and opening),
         "opening_what": float(opening and bool(_WHAT_IS.match(text))),
         "header": float(asks and rn is not None and bool(_HEADER.match(own))),
-    } | nearby(engine, seen, f, list(top))
+    } | nearby(engine, seen, f, list(top)) | family(engine, seen, f, list(top))
 
 
 _SENTENCE = re.compile(r"(?<=[.;:])\s+")
@@ -181,6 +188,142 @@ def nearby(engine: Any, seen: dict[str, Any], f: dict[str, Any], top: list[Any])
     }
 
 
+FAMILY = (
+    "family", "family_gain", "example_share", "kind", "generality_keyword", "generality_other",
+    "generality_tied", "generality_untied", "negation_yes_no", "negation_asked",
+)
+#: A statement that something does not happen or is not so ("Revealing a card doesn't cause
+#: it to leave the zone it's in", "Priority doesn't apply to them"), and a question saying one.
+_NEGATED = re.compile(r"n[’']t\b|\b(?:not|no|never|cannot|none|nothing|neither|nor)\b", re.I)
+_ASKS_NEGATED = re.compile(r"\b(?:nicht|kein\w*|nichts|nie|niemals|not|no|never|none|nothing)\b|n[’']t\b",
+                           re.I)
+#: The intents (``question.INTENTS``) of a question that is more than a yes/no question.
+_WH = {"time", "who", "where", "how", "which", "what", "count", "define", "why", "consequence"}
+#: What a rule's own text states, by its wording (`family`'s ``kind``) ...
+_KINDS = {
+    "may": re.compile(r"\b(?:may|can)\b(?! ?(?:not|n[’']t))", re.I),
+    "must": re.compile(r"\b(?:must|can(?:’|')t|cannot|can not|doesn(?:’|')t|isn(?:’|')t)\b", re.I),
+    "consequence": re.compile(r"^\s*(?:if|when|once|whenever)\b|\binstead\b|\bis put into\b", re.I),
+    "define": re.compile(r"^\s*(?:to \w+|an? [\w ,’'-]+ is|the term)\b|\bmeans\b", re.I),
+}
+#: ... and the kind that answers each intent: permission "may", obligation "must", consequence
+#: ("If ...", "instead", "is put into"), definition ("To sacrifice ...", "A token is ...").
+_ANSWERS = {"may": "may", "must": "must", "consequence": "consequence", "define": "define", "what": "define"}
+
+
+def family(engine: Any, seen: dict[str, Any], f: dict[str, Any], top: Any = ()) -> dict[str, float]:
+    """The session-17 candidates of a question's English rule hit: what tells it from its
+    *family* (a subrule's parent and sibling subrules; a rule's section's other rules and its
+    own subrules); all 0 for a lookup, a glossary entry or a German hit (`top`: the
+    question's ranked hits).
+
+    - ``family``: the idf-weighted share of the question its own text covers, each term
+      weighed by how few of the family hold it too (1 - df/n): a word every sibling holds
+      cannot tell them apart, one only this hit holds can;
+    - ``family_gain``: its plain share minus its family's best member's;
+    - ``example_share``: the share its Example paragraphs cover, squared (a field of its own);
+    - ``kind``: 1 if its statement is of the kind the question's intent asks for (`_ANSWERS`);
+    - ``generality_keyword`` / ``generality_other``: the ``generality`` factor's log in the
+      keyword sections (701, 702) / the others, so each can be weighed apart;
+    - ``generality_tied`` / ``generality_untied``: the same, split by whether a found parent
+      or earlier sibling covers exactly the question terms this hit covers;
+    - ``negation_yes_no`` / ``negation_asked``: its own text negates ("doesn't", "no", "can't")
+      and the question is a yes/no question / says a negation itself.
+    """
+    from regelwerk.index.search import rerank
+
+    out = dict.fromkeys(FAMILY, 0.0)
+    rn = rerank.own_number(f)
+    wanted = seen["wanted"]["en"]
+    if not seen["asks"] or f.get("language") == "de" or rn is None or rn.rule is None or not wanted:
+        return out
+    scale = seen.get("scale", {})
+    weight = {t: engine._idf("en", t) * scale.get(t, 1.0) for t in wanted}
+    total = sum(weight.values()) or 1.0
+    own, *examples = rerank._EXAMPLES.split(str(f.get("text") or ""), maxsplit=1)
+
+    def covers(text: str) -> set[str]:
+        return set(rerank.text_terms(text, "en", engine._analyze) & wanted)
+
+    def share(terms: set[str]) -> float:
+        return sum(weight[t] for t in terms) / total
+
+    mine = covers(_own_titled(f))
+    kin = [covers(text) for text in _kin_texts(engine, f, rn)]
+    if kin:
+        out["family"] = sum(weight[t] * (1 - sum(t in k for k in kin) / len(kin)) for t in mine) / total
+        out["family_gain"] = share(mine) - max(share(k) for k in kin)
+    out["example_share"] = share(covers(" ".join(examples))) ** 2
+    kinds = [_ANSWERS[i] for i in seen["intents"] if i in _ANSWERS]
+    out["kind"] = float(bool(kinds) and bool(_KINDS[kinds[0]].search(own)))
+    general = math.log(rerank.generality_factor(f, engine._lists))
+    out["generality_keyword" if rn.section in (701, 702) else "generality_other"] = general
+    earlier = [g for g, _ in top if g is not f and _earlier_kin(rerank.own_number(g), rn)]
+    tied = any(covers(_own_titled(g)) == mine for g in earlier if g.get("language") == "en")
+    out["generality_tied" if tied else "generality_untied"] = general
+    negated = float(bool(_NEGATED.search(own)))
+    out["negation_yes_no"] = negated if not set(seen["intents"]) & _WH else 0.0
+    out["negation_asked"] = negated if _ASKS_NEGATED.search(str(seen["text"])) else 0.0
+    return out
+
+
+def _own_titled(f: dict[str, Any]) -> str:
+    """A hit's title and own text (its examples left out), as coverage reads it."""
+    from regelwerk.index.search import rerank
+
+    return f"{f.get('title') or ''} {rerank._EXAMPLES.split(str(f.get('text') or ''), maxsplit=1)[0]}"
+
+
+def _earlier_kin(other: Any, rn: Any) -> bool:
+    """Is `other` `rn`'s parent or an earlier sibling subrule?"""
+    if other is None or rn.letter is None or other.section != rn.section or other.rule != rn.rule:
+        return False
+    return other.letter is None or other.letter < rn.letter
+
+
+def _kin_texts(engine: Any, f: dict[str, Any], rn: Any) -> list[str]:
+    """The own texts (titles first) of `f`'s family (see `family`), in its release and language."""
+    from regelwerk.ingest.model.numbers import SUBRULE_LETTERS
+
+    key = (f.get("version"), f.get("language"), str(rn))
+    if key in _KIN:
+        return _KIN[key]
+    numbers: list[str] = []
+    if rn.letter is not None:
+        base = f"{rn.section}.{rn.rule}"
+        numbers.append(base)
+        numbers += [f"{base}{x}" for x in SUBRULE_LETTERS if x != rn.letter]
+    else:
+        base = f"{rn.section}.{rn.rule}"
+        numbers += [f"{base}{x}" for x in SUBRULE_LETTERS]
+        numbers += [f"{rn.section}.{k}" for k in range(1, 100) if k != rn.rule]
+    out = []
+    for number in numbers:
+        got = _text_of(engine, f, number)
+        if got is not None:
+            out.append(got)
+    _KIN[key] = out
+    return out
+
+
+_KIN: dict[Any, list[str]] = {}
+_TEXT: dict[Any, str | None] = {}
+
+
+def _text_of(engine: Any, f: dict[str, Any], number: str) -> str | None:
+    """The title and own text of the rule `number` in `f`'s release and language, or None."""
+    from regelwerk.index.search import rerank
+
+    key = (f.get("version"), f.get("language"), number)
+    if key not in _TEXT:
+        _TEXT[key] = None
+        for g in _same_release(engine, f, number):
+            own = rerank._EXAMPLES.split(str(g.get("text") or ""), maxsplit=1)[0]
+            _TEXT[key] = f"{g.get('title') or ''} {own}"
+            break
+    return _TEXT[key]
+
+
 def _gap(a: list[int], b: list[int]) -> int:
     return min(abs(i - j) for i in a for j in b)
 
@@ -204,14 +347,22 @@ def _shortest(places: dict[str, list[int]]) -> int:
 
 def _parent_text(engine: Any, f: dict[str, Any], number: str) -> str:
     """The own text (no examples) of the rule `number` in `f`'s release and language, or ""
-    (a heading such as "704.1" has its title for text)."""
+    (a heading such as "704.1" has its title for text). Until session 17 it compared the stored
+    unit's version, which units have not (their place gives it): it found no parent, and
+    ``parent`` and ``opening_context`` were 0 for every hit."""
     from regelwerk.index.search import rerank
 
-    for docnum in engine._numbered(number):
-        g = engine._stored(docnum)
-        if g.get("language") == f.get("language") and g.get("version") == f.get("version"):
-            return rerank._EXAMPLES.split(str(g.get("text") or ""), maxsplit=1)[0]
+    for g in _same_release(engine, f, number):
+        return rerank._EXAMPLES.split(str(g.get("text") or ""), maxsplit=1)[0]
     return ""
+
+
+def _same_release(engine: Any, f: dict[str, Any], number: str) -> list[dict[str, Any]]:
+    """The stored fields of the rule `number` in `f`'s release and language, placed (a stored
+    unit has no version of its own: its place in the search's scope gives it one)."""
+    placed = engine._placed([(dict(engine._stored(d)), 0.0) for d in engine._numbered(number)])
+    mine = (f.get("language"), f.get("version"))
+    return [g for g, _ in placed if (g.get("language"), g.get("version")) == mine]
 
 
 def _rule(f: dict[str, Any]) -> tuple[int, int | None] | None:
@@ -243,7 +394,7 @@ def collect(engine: Any, dev: list[Question]) -> list[Listing]:
                 hit = engine._hit(f, sc, {"en": set(), "de": set()}).to_dict()
                 answers = hit_matches(hit, q.case.expect)
                 rows.append((math.log(max(sc, 1e-9)), tuple(x[k] for k in FEATURES), answers))
-            out.append(Listing(q.lang, q.case.query, tuple(rows)))
+            out.append(Listing(q.lang, q.case.query, tuple(rows), q.source))
     return out
 
 
@@ -289,19 +440,33 @@ def cross_validated(data: list[Listing], dev: list[Question], active: list[int],
     return held
 
 
+def blind_round(data: list[Listing], active: list[int], source: str) -> tuple[tuple[float, ...], list[float]]:
+    """The weights chosen on every dev set but `source` (a blind round, ``dev2.tsv``), and each
+    question's reciprocal rank under them: does a signal chosen without the round carry to it?"""
+    weights = fit(data, [i for i, d in enumerate(data) if d.source != source], active)
+    return weights, [reciprocal_rank(d.rows, weights) for d in data]
+
+
 def _named(weights: tuple[float, ...], active: list[int]) -> str:
     return ", ".join(f"{FEATURES[j]}={weights[j]}" for j in active if weights[j]) or "all 0"
 
 
-def report(data: list[Listing], held: list[float]) -> None:
-    """MRR@10 and hit@3 per language: the code's order beside the cross-validated one."""
+def report(
+    data: list[Listing], held: list[float], sources: tuple[str, ...] = ("",), label: str = "cross-validated"
+) -> None:
+    """MRR@10 and hit@3 per language: the code's order beside the cross-validated one (`held`);
+    per dev set too for each of `sources` ("" is all of them)."""
     zero = tuple(0.0 for _ in FEATURES)
     code = [reciprocal_rank(d.rows, zero) for d in data]
-    for lang in ("de", "en"):
-        idx = [i for i, d in enumerate(data) if d.lang == lang]
+    for source, lang in itertools.product(sources, ("de", "en")):
+        idx = [i for i, d in enumerate(data) if d.lang == lang and source in ("", d.source)]
+        if not idx:
+            continue
+        if source:
+            print(f"  {source:<14}", end="")
         mrr = [sum(rr[i] for i in idx) / len(idx) for rr in (code, held)]
         hit3 = [sum(rr[i] >= 1 / 3 for i in idx) / len(idx) for rr in (code, held)]
-        print(f"  {lang} n={len(idx):<4} MRR@10 code {mrr[0]:.3f} -> cross-validated {mrr[1]:.3f}", end="")
+        print(f"  {lang} n={len(idx):<4} MRR@10 code {mrr[0]:.3f} -> {label} {mrr[1]:.3f}", end="")
         print(f"  hit@3 {hit3[0]:.2f} -> {hit3[1]:.2f}")
 
 
@@ -328,8 +493,14 @@ def main(argv: list[str]) -> int:
     data = collect(engine, dev)
     engine.close()
     active = [FEATURES.index(n) for n in names]
+    sources = ("", *sorted({d.source for d in data}))
     print(f"{tune.FOLDS}-fold, weights of {', '.join(names)} chosen without the held fold:")
-    report(data, cross_validated(data, dev, active, seed))
+    report(data, cross_validated(data, dev, active, seed), sources)
+    after = argv[argv.index("--blind") + 1 :] if "--blind" in argv else []
+    for blind in itertools.takewhile(lambda a: not a.startswith("--"), after):
+        weights, held = blind_round(data, active, blind)
+        print(f"chosen without {blind}: {_named(weights, active)}")
+        report(data, held, (blind,), "chosen without it")
     weights = fit(data, list(range(len(data))), active)
     print(f"chosen on all dev: {_named(weights, active)}")
     return 0

@@ -386,7 +386,7 @@ def test_a_rule_s_glossary_term_is_searchable_for_questions() -> None:
 
 def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     """Later subrules are a rule's corners, unless the rule lists peers (704.5's state-based
-    actions, its text ending in a colon)."""
+    actions, its text ending in a colon); outside the keyword sections less so (OTHER_SUBRULE)."""
     from regelwerk.index.search import rerank
 
     def lists(number: str) -> bool:
@@ -399,6 +399,23 @@ def test_a_question_prefers_a_rule_s_first_subrules() -> None:
     assert factor("702.19z", "glossary") == 1.0
     assert 1.0 > factor("702.19b") > factor("702.19e") > 0.5
     assert factor("704.5j") == 1.0
+    # outside the keyword sections a later subrule is as often a peer: it loses less
+    assert factor("702.19e") < factor("903.12e") < 1.0
+
+
+def test_a_how_many_question_counts_numbers_not_the_rules_a_hit_cites() -> None:
+    """"wie viele zusätzliche Kosten": 118.8a's "Any number of" and 903.12d's "60 cards" speak to
+    a count; 118.8's "as described in rule 601.2b" or "See section 8" does not."""
+    from regelwerk.index.search import rerank
+
+    def factor(text: str) -> float:
+        return rerank.intent_factor({"language": "en", "number": "118.8", "text": text}, ("count",))
+
+    assert factor("A player's deck must contain exactly 60 cards.") == rerank.INTENT
+    assert factor("Any number of additional costs may be applied.") == rerank.INTENT
+    assert factor("Such costs are paid as described in rule 601.2b.") == 1.0
+    assert factor("See rules 601.2a–h and section 8, “Multiplayer Rules.”") == 1.0
+    assert factor("See rule 702 and pay {2}.") == rerank.INTENT  # {2} is a number
 
 
 def test_an_english_question_lifts_rules_titled_by_its_rarest_word() -> None:

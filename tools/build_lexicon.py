@@ -29,7 +29,11 @@ of exactly our language. This aligns it at the word level and keeps what the evi
 4. the term tables (``data/terms/*.tsv``: the CR glossary heads and keywords with their
    German names, and the ordinary words of ``words.tsv``) are added as high-confidence
    entries (p = 1 for each English word of the name);
-5. the forms of every German lemma kept are stored as a form table (the lemma the cards'
+5. the names of types, keywords and counters that German printings put in the same slot of a
+   type line, keyword line or counter line as the English ones (``card_slots``: "Kreatur —
+   Elf, Krieger" / "Creature — Elf Warrior") are added as curated entries (source "cards",
+   `add_slot_entries`) for German words no term table translates;
+6. the forms of every German lemma kept are stored as a form table (the lemma the cards'
    own words were given first, then simplemma's dictionary forms, then for a word with
    neither the forms its last part lends, `head_forms`), so the runtime looks a query word's
    lemma up instead of loading simplemma's dictionary (three seconds) in a command that
@@ -369,6 +373,45 @@ def add_cr_entries(entries: Entries, terms: Path) -> int:
             entries[(de, en)] = (1.0, "cr", old[2] if old else None)
             added += 1
     return added
+
+
+def slot_entries(mtgjson: Path, vocab: set[str]) -> list[tuple[str, str]]:
+    """``(German key, English lemma)`` of the rules concepts' names the cards print slot by
+    slot (`card_slots`: type lines, keyword lines, counters; "Kreatur — Elf, Krieger" /
+    "Creature — Elf Warrior", "Verursacht Trampelschaden" / "Trample", "Ladungsmarke" /
+    "charge counter"): each German name's keys (`german_keys`) with every content word of its
+    English name that the Comprehensive Rules use."""
+    from card_slots import slot_names, slots
+
+    en_stop = _stops()[1]
+    out: dict[tuple[str, str], None] = {}
+    for _, de, en in sorted(slot_names(slots(mtgjson))):
+        for key in german_keys(de):
+            for word in lemmas(en, "en", en_stop):
+                if word in vocab:
+                    out[(key, word)] = None
+    return list(out)
+
+
+def add_slot_entries(entries: Entries, pairs: Iterable[tuple[str, str]]) -> tuple[int, int]:
+    """Add `slot_entries` as source "cards" (p = 1, curated strength: the card prints the pair
+    in the same slot of its type or keyword line) for the German keys no term table or
+    ``words.tsv`` translates (those keep their senses: "Welt" is world by the term tables,
+    plane by the cards' type lines, and stays as the tables say); a learned pair becomes
+    curated with its probability kept in ``learned``, a ``cr_words.tsv`` pair likewise. Returns
+    (entries added, learned or cr entries promoted)."""
+    curated = {de for (de, _), (_, src, _) in entries.items() if src in ("terms", "words")}
+    added = promoted = 0
+    for de, en in pairs:
+        if de in curated:
+            continue
+        old = entries.get((de, en))
+        if old is None:
+            added += 1
+        else:
+            promoted += 1
+        entries[(de, en)] = (1.0, "cards", old[2] if old else None)
+    return added, promoted
 
 
 def phrase_senses(entries: Entries) -> list[tuple[str, str]]:
@@ -732,7 +775,8 @@ def build(
             de_count.update(g)
     print(f"{len(pairs)} pairs after lemmatising", file=sys.stderr)
     forward, backward = train(pairs, aligner, cache)
-    entries = learned_entries(forward, backward, de_count, cr_vocabulary(cr))
+    vocab = cr_vocabulary(cr)
+    entries = learned_entries(forward, backward, de_count, vocab)
     model = len(entries)
     for de, en, source in term_entries(terms):
         learned = entries.get((de, en), (0.0, "", None))[2]
@@ -740,6 +784,7 @@ def build(
     cr = add_cr_entries(entries, terms)
     demoted = phrase_senses(entries)
     print(f"{len(demoted)} phrase senses demoted: {demoted}", file=sys.stderr)
+    slot_added, slot_promoted = add_slot_entries(entries, slot_entries(mtgjson, vocab))
     german_words = {w for de, _ in entries for w in de.split()}
     forms = forms_of(german_words, corpus_forms(de for _, de in raw))
     lent = head_forms(german_words, forms)
@@ -758,6 +803,8 @@ def build(
         "forms": len(forms),
         "phrase_senses": len(demoted),
         "cr_entries": cr,
+        "slot_entries": slot_added,
+        "slot_promoted": slot_promoted,
         "lent_forms": len(lent),
         "inflected_phrases": inflected,
         "umlaut_entries": umlaut_entries,

@@ -46,7 +46,8 @@ class Translation:
     en: str
     p: float
     #: "mtgjson" (learned), "terms" (term tables, glossary heads), "words" (words.tsv),
-    #: "cr" (cr_words.tsv: the German for the CR's own words)
+    #: "cr" (cr_words.tsv: the German for the CR's own words), "cards" (the names the cards'
+    #: type, keyword and counter lines print in the English name's slot)
     source: str
 
 

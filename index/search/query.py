@@ -498,7 +498,7 @@ class SearchEngine:
             ranked = self._glossary_to_rules(ranked, flt)
         if rerank.asks_consequence(text):
             ranked = _rescored(ranked, rerank.consequence_factor)
-        if self._asks and rerank.SUBRULE:
+        if self._asks and (rerank.SUBRULE or rerank.OTHER_SUBRULE):
             ranked = _rescored(ranked, lambda f: rerank.generality_factor(f, self._lists))
         if self._intents:
             intents = self._intents

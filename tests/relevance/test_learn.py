@@ -36,3 +36,16 @@ def test_the_search_weighs_a_feature_that_marks_the_answers() -> None:
     assert learn.objective(data, [0, 1, 2], tuple(0.0 for _ in learn.FEATURES)) < 1.0
     wrong = [_listing("de", 0, 3), _listing("en", 1, 4)]
     assert learn.fit(wrong, [0, 1], [j])[j] <= 0.0
+
+
+def test_a_blind_round_is_scored_by_weights_chosen_without_it() -> None:
+    """The feature marks the answer in the older set only: chosen without the blind round, its
+    weight comes from the older set; the round's own listings never choose it."""
+    older = [learn.Listing("de", "q1", _listing("de", 2, 2).rows, "questions.tsv")]
+    blind = [learn.Listing("de", "q2", _listing("de", 0, 3).rows, "dev2.tsv")]
+    j = learn.FEATURES.index("lettered")
+    weights, held = learn.blind_round(older + blind, [j], "dev2.tsv")
+    assert weights[j] > 1.0
+    assert held[0] == 1.0 and held[1] < 1.0  # what carried from the older set costs the round
+    weights, held = learn.blind_round(older + blind, [j], "questions.tsv")
+    assert weights[j] <= 0.0 and held[1] == 1.0

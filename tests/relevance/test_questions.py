@@ -18,7 +18,8 @@ sets), the dev split holds German 0.648 / 0.73, English 0.736 / 0.86, 1.62x FTS5
 weights retuned on it (TOPIC, INTENT, feedback.GLOSS) German 0.656 / 0.74, English 0.748 /
 0.85, 1.64x FTS5; with ``dev3.tsv``'s 90 more, written blind the same way after those changes
 were chosen (German 0.499 / 0.55, English 0.593 / 0.83), German 0.632 / 0.71, English 0.717 /
-0.85, 1.53x FTS5); the held-out
+0.85, 1.53x FTS5; with ``dev4.tsv``'s 90 more, written blind in session 17 (German 0.600 /
+0.68, English 0.616 / 0.77), German 0.627 / 0.71, English 0.701 / 0.83, 1.46x FTS5); the held-out
 split is only reported (``python bench/questions.py --split held``), never tested, so nothing
 is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``;
@@ -57,10 +58,11 @@ FRESH5 = load_questions(split="fresh5")
 FRESH6 = load_questions(split="fresh6")
 #: The eighth held-out set (session 16's, written by a helper before that session's changes).
 FRESH7 = load_questions(split="fresh7")
-#: (MRR@10, hit@3) floors per language on the dev split.
-FLOORS = {"de": (0.60, 0.69), "en": (0.69, 0.83)}
-#: English MRR at least this many times FTS5's on the same questions.
-OVER_FTS5 = 1.45
+#: (MRR@10, hit@3) floors per language on the dev split, a little under what it reaches (with
+#: ``dev4.tsv``: German 0.627 / 0.71, English 0.701 / 0.834).
+FLOORS = {"de": (0.60, 0.69), "en": (0.68, 0.81)}
+#: English MRR at least this many times FTS5's on the same questions (with ``dev4.tsv``: 1.46x).
+OVER_FTS5 = 1.40
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +78,7 @@ def test_the_set_is_big_enough_and_split() -> None:
     for lang, n in langs.items():
         assert 0.25 <= held[lang] / n <= 0.35, (lang, held[lang], n)
     assert {q.split for q in ALL} == {"dev", "held"}
-    more_dev = ("players.tsv", "german.tsv", "dev2.tsv", "dev3.tsv")
+    more_dev = ("players.tsv", "german.tsv", "dev2.tsv", "dev3.tsv", "dev4.tsv")
     assert {q.split for q in ALL if q.source in more_dev} == {"dev"}
     assert len({q.case.query for q in ALL}) == len(ALL), "a question is in the set twice"
 
