@@ -52,7 +52,6 @@ import argparse
 import datetime as dt
 import functools
 import json
-import lzma
 import re
 import sys
 import tempfile
@@ -116,18 +115,15 @@ def german_keys(written: str, folding: Callable[[str], str] | None = None) -> li
 
 def printings(folder: Path) -> Iterator[tuple[str, str, str, str]]:
     """``(English name, German name, English text, German text)`` of every German printing,
-    type lines included (as a second pair with empty names)."""
-    for path in sorted(folder.glob("*.json.xz")):
-        with lzma.open(path) as fh:
-            data = json.load(fh)["data"]
-        for card in data.get("cards", []):
-            for f in card.get("foreignData") or ():
-                if f.get("language") != "German":
-                    continue
-                if card.get("text") and f.get("text"):
-                    yield card.get("name", ""), f.get("name", ""), card["text"], f["text"]
-                if card.get("type") and f.get("type"):
-                    yield "", "", card["type"], f["type"]
+    type lines included (as a second pair with empty names). The set files are read by
+    `card_slots.card_printings`, the one reader of the tools."""
+    from card_slots import card_printings
+
+    for card, f in card_printings(folder):
+        if card.get("text") and f.get("text"):
+            yield str(card.get("name", "")), str(f.get("name", "")), str(card["text"]), str(f["text"])
+        if card.get("type") and f.get("type"):
+            yield "", "", str(card["type"]), str(f["type"])
 
 
 def sentence_pairs(folder: Path) -> list[tuple[str, str]]:
