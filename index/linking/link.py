@@ -34,14 +34,13 @@ from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest.model.errors import InvalidRuleNumber
 from regelwerk.ingest.model.fold import compact, fold
 from regelwerk.ingest.model.ids import slug
-from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber
+from regelwerk.ingest.model.numbers import KEYWORD_SECTIONS, SUBRULE_LETTERS, RuleNumber
 from regelwerk.ingest.model.records import Document, ParsedDocument, Section
 from regelwerk.ingest.model.releases import CR_KINDS
 from regelwerk.ingest.model.stemming import mentions
 
 R = TypeVar("R")
 
-_KEYWORD_SECTIONS = {701: "keyword_action", 702: "keyword_ability"}
 #: Keyword sections by title: 701/702 today, 501/502 before July 2009.
 _KEYWORD_SECTION_TITLES = {"keyword actions": "keyword_action", "keyword abilities": "keyword_ability"}
 #: "rule 702.22, “Banding.”": a number followed by the quoted title of what it numbers.
@@ -249,7 +248,7 @@ class _Release:
             title = s.title or head.bare
             if title and s.kind in ("chapter", "section", "rule"):
                 titles.setdefault(fold(title), s.number)
-                section = keyword_sections.get(s.parent or "") or _KEYWORD_SECTIONS.get(_section_of(s.number))
+                section = keyword_sections.get(s.parent or "") or KEYWORD_SECTIONS.get(_section_of(s.number))
                 if s.kind == "rule" and section is not None and (s.keyword or head.bare):
                     headings.setdefault(fold(title), head)
                     keyword_kinds.setdefault(fold(title), section)
@@ -357,7 +356,7 @@ def _folded_name(draft: _Draft) -> str:
 
 def _bare_heading(s: Section) -> str:
     """A 701/702 heading the parser took for a sentence ("702.163. For Mirrodin!")."""
-    if s.kind != "rule" or s.number is None or _section_of(s.number) not in _KEYWORD_SECTIONS:
+    if s.kind != "rule" or s.number is None or _section_of(s.number) not in KEYWORD_SECTIONS:
         return ""
     text = s.text.strip()
     return text if 0 < len(text) <= 40 and "\n" not in text and not text.endswith(".") else ""

@@ -96,7 +96,7 @@ from typing import Any
 from regelwerk.index.search.analysis import TextCache
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
-from regelwerk.ingest.model.numbers import SUBRULE_LETTERS, RuleNumber, find_references
+from regelwerk.ingest.model.numbers import KEYWORD_SECTIONS, SUBRULE_LETTERS, RuleNumber, find_references
 from regelwerk.ingest.model.releases import release_date
 
 Fields = dict[str, Any]
@@ -383,7 +383,7 @@ def consequence_factor(f: Fields) -> float:
 #: colon lists peers ("704.5. The state-based actions are as follows:", "116.2. There are
 #: twelve special actions:"): its subrules are not corners of one rule, and keep their score.
 SUBRULE = 0.2  # 0.1 -> 0.2: chosen in four cross-validation folds of five
-#: ... in the keyword sections (`KEYWORD_SECTIONS`), where a rule is one keyword: its first
+#: ... in the keyword sections (`numbers.KEYWORD_SECTIONS`: 701, 702), where a rule is one keyword: its first
 #: subrule defines it, the later ones are its corners. Elsewhere a rule's subrules are as often
 #: peers whose parent does not end in a colon (903.12's Brawl rules, 509.3's kinds of "blocks"
 #: triggers, 118.8's additional costs), and the factor uses OTHER_SUBRULE: 0.2 -> 0.15 (session
@@ -398,7 +398,6 @@ SUBRULE = 0.2  # 0.1 -> 0.2: chosen in four cross-validation folds of five
 #: and ``dev4.tsv`` the same grid chose 0.15 in four folds of five and did not
 #: carry (de 0.632 -> 0.631, dev2.tsv en 0.701 -> 0.684).
 OTHER_SUBRULE = 0.15
-KEYWORD_SECTIONS = (701, 702)
 
 
 def generality_factor(f: Fields, lists: Callable[[str], bool]) -> float:

@@ -15,6 +15,11 @@ from regelwerk.ingest.model.message import N_, msg
 
 #: Subrule letters in CR order: "l" and "o" are skipped because they look like 1 and 0.
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
+#: The sections whose rules each define one keyword, and the kind of keyword: a rule there is
+#: one keyword, its first subrule defines it and the later ones are its corners (701.21a,
+#: 702.19a). The current numbering's; before July 2009 they were 501/502, which ingest finds by
+#: their titles ("Keyword Actions", "Keyword Abilities").
+KEYWORD_SECTIONS = {701: "keyword_action", 702: "keyword_ability"}
 
 _NUMBER = re.compile(r"^(?P<section>[1-9]\d{2})(?:\.(?P<rule>\d+)(?P<letter>[a-z])?)?\.?$")
 _QUERY = re.compile(
