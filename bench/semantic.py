@@ -98,16 +98,14 @@ from bench import tune
 from bench.baseline import hit_matches
 from bench.learn import captured
 from bench.questions import Question, load_questions, newest_library
+from regelwerk.index.search.semantic import INTENT_WORDS
+
+#: The pool is the lexical ranking's: the shipped re-rank (the same term, `semantic.WEIGHT`) stays off.
+os.environ["REGELWERK_SEMANTIC"] = "off"
 
 CACHE = Path("/tmp/semantic-cache")
 #: w's grid (a cosine lies in [-1, 1]; a normalised score in [0, 1] or a log ratio below 0).
 GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 10.0, 20.0, 100.0)
-#: English words for the German question words' intents (`question.INTENTS`).
-INTENT_WORDS = {
-    "consequence": "what happens", "define": "what does mean", "count": "how many", "time": "when",
-    "who": "who", "may": "can", "must": "must", "where": "where", "why": "why", "how": "how",
-    "which": "which", "what": "what",
-}
 _WORD = re.compile(r"\w+")
 
 
@@ -133,29 +131,9 @@ def group(q: Question) -> str:
 
 # -- the pool --------------------------------------------------------------------------------
 @contextmanager
-def english_reading(into: list[list[tuple[str, float]]]) -> Any:
-    """Each translation step of the next `question.read` (its word's or phrase's English
-    lemmas with weights), in order, appended to `into`."""
-    from regelwerk.index.search import question
-
-    add = question._add
-
-    def keep(english: dict[str, float], pairs: Any) -> None:
-        pairs = list(pairs)
-        into.append(pairs)
-        add(english, pairs)
-
-    question._add = keep  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        question._add = add  # type: ignore[assignment]
-
-
-@contextmanager
-def first_reading(steps: list[list[tuple[str, float]]]) -> Any:
-    """The search's first `question.read` (the question's own reading) as ``box["r"]``, its
-    translation steps in `steps` (`english_reading`)."""
+def first_reading() -> Any:
+    """The search's first `question.read` (the question's own reading, its translation steps
+    in ``Reading.steps``) as ``box["r"]``."""
     from regelwerk.index.search import query
 
     read = query.read
@@ -164,8 +142,7 @@ def first_reading(steps: list[list[tuple[str, float]]]) -> Any:
     def reading(*args: Any, **kw: Any) -> Any:
         if "r" in box:
             return read(*args, **kw)
-        with english_reading(steps):
-            box["r"] = read(*args, **kw)
+        box["r"] = read(*args, **kw)
         return box["r"]
 
     query.read = reading  # type: ignore[assignment]
@@ -208,12 +185,12 @@ def collect(questions: list[Question]) -> tuple[list[Pooled], dict[str, str], fl
     seen: dict[str, Any] = {}
     direct = 0.0
     for q in questions:
-        steps: list[list[tuple[str, float]]] = []
-        with captured(seen), first_reading(steps) as box:
+        with captured(seen), first_reading() as box:
             hits = engine.search(q.case.query, limit=RERANK).hits
         ranks = (i + 1 for i, h in enumerate(hits[:10]) if hit_matches(h.to_dict(), q.case.expect))
         direct += 1 / next(ranks, math.inf)
         r = box.get("r")
+        steps = [list(step) for step in r.steps] if r is not None else []
         english = ""
         if r is not None and r.lang == "de":
             words = [max(pairs, key=lambda p: p[1])[0] for pairs in steps if pairs]

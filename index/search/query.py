@@ -64,6 +64,7 @@ from regelwerk.ingest.model.numbers import RuleNumber
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordNames, Names
     from regelwerk.index.search.collect import TermCache
+    from regelwerk.index.search.semantic import Vectors
     from regelwerk.index.store.corpus import Corpus
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
@@ -199,6 +200,7 @@ class SearchEngine:
         self._numbers: dict[str, list[int]] = {}
         self._fields: dict[int, dict[str, Any]] = {}
         self._places: dict[tuple[str | None, bool], dict[int, Place | None]] = {}
+        self._vectors: Vectors | None = None
         self._reset()
 
     def close(self) -> None:
@@ -453,6 +455,8 @@ class SearchEngine:
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
         ranked = self._coordinate(found, highlight, phrase, question, said, scale)
         ranked = self._answer_order(ranked, text, flt, lang, highlight)
+        if self._asks:
+            ranked = self._second_opinion(ranked, query)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult.of(query, tuple(hits), notes)
 
@@ -508,6 +512,17 @@ class SearchEngine:
             ranked = rerank.interleave_language(ranked, "de", GERMAN_SHARE, named)
         return ranked
 
+    def _second_opinion(self, ranked: rerank.Ranked, query: str) -> rerank.Ranked:
+        """A question's best hits re-ordered by sentence vectors, where the optional extra is
+        installed and not switched off (`semantic`; imported only here)."""
+        from regelwerk.index.search import semantic
+
+        if not semantic.enabled():
+            return ranked
+        if self._vectors is None:
+            self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
+        return semantic.rerank(ranked, semantic.english_text(query, self._reading), self._vectors, RERANK)
+
     def _weigh(self) -> None:
         """BM25F with the question parameters for a question, whoosh's defaults otherwise."""
         from whoosh import scoring
@@ -521,6 +536,7 @@ class SearchEngine:
         """Forget the last query's reading (intents, question, language, field boosts)."""
         self._intents: tuple[str, ...] = ()
         self._asks = False
+        self._reading: Reading | None = None
         self._german = False
         self._boosts = BOOSTS
         self._weigh()
@@ -730,6 +746,7 @@ class SearchEngine:
             joined, lambda w: self.indexed(w, ("en",)), DE_STOP, None, lambda w: self.indexed(w, ("de",))
         )
         self._intents = reading.intents
+        self._reading = reading
         self._german = reading.lang == "de"
         self._asks = bool(reading.intents) or len(reading.words) >= ASKS_WORDS
         self._boosts = QUESTION_BOOSTS if self._asks else BOOSTS
