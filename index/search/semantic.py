@@ -120,6 +120,7 @@ class Encoder:
             path = self._model or model_path()
             tokenizer = Tokenizer.from_str(tokenizer_json())
             tokenizer.enable_truncation(MAX_TOKENS)
+            tokenizer.no_padding()  # the file pads to 128 tokens: one text per run needs none
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = 1  # one query at a time per engine; servers run several
             options.enable_cpu_mem_arena = False  # the arena keeps memory per input length
@@ -144,7 +145,7 @@ class Encoder:
             mask = np.array([enc.attention_mask], dtype=np.int64)
             feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             hidden = self._session.run(None, feed)[0][0]
-            pooled = hidden.mean(0)  # every token is real: no padding
+            pooled = hidden[mask[0] == 1].mean(0)
             out[i] = pooled / max(float(np.linalg.norm(pooled)), 1e-9)
         return out
 
