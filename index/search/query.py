@@ -168,6 +168,17 @@ SYNTAX_IGNORED = N_("query syntax ignored ({problem}); searched for the words as
 _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE)
 
 
+def searchable(query: str) -> str:
+    """The query as the engine reads it (a question mark is punctuation, `without_question_marks`;
+    runs of spaces one), or InvalidQuery if it has no word to search for (empty, spaces,
+    punctuation alone)."""
+    text = " ".join(without_question_marks(query).split())
+    if not _WORD.search(text):
+        given = query.strip()
+        raise InvalidQuery(msg(NO_WORD, text=given[:40]) if given else msg(EMPTY_QUERY))
+    return text
+
+
 class SearchEngine:
     """An open index plus what query building needs; reuse one for many queries."""
 
@@ -406,12 +417,8 @@ class SearchEngine:
         all_versions: bool = False,
         lang: str | None = None,
     ) -> SearchResult:
-        """The best `limit` hits of `query`; InvalidQuery if it has no word to search for (empty,
-        spaces, punctuation: a "?" alone is punctuation, `without_question_marks`)."""
-        text = " ".join(without_question_marks(query).split())
-        if not _WORD.search(text):
-            given = query.strip()
-            raise InvalidQuery(msg(NO_WORD, text=given[:40]) if given else msg(EMPTY_QUERY))
+        """The best `limit` hits of `query` (InvalidQuery if it has nothing to search for)."""
+        text = searchable(query)
         notes: list[Arg] = []
         self._reset()
         if len(text) > MAX_QUERY:  # cut at a word boundary, never inside a word
