@@ -468,8 +468,7 @@ class SearchEngine:
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
         ranked = self._coordinate(found, highlight, phrase, question, said, scale)
         ranked = self._answer_order(ranked, text, flt, lang, highlight)
-        if self._asks:
-            ranked = self._second_opinion(ranked, query)
+        ranked = self._second_opinion(ranked, query)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult.of(query, tuple(hits), notes)
 
@@ -527,7 +526,9 @@ class SearchEngine:
 
     def _second_opinion(self, ranked: rerank.Ranked, query: str) -> rerank.Ranked:
         """A question's best hits re-ordered by sentence vectors, where the optional extra is
-        installed and not switched off (`semantic`; imported only here)."""
+        installed and not switched off (`semantic`; imported only for a question)."""
+        if not self._asks:
+            return ranked
         from regelwerk.index.search import semantic
 
         if not semantic.enabled():
