@@ -309,9 +309,15 @@ def number_order(number: str | None) -> int:
     return (rn.section * 10000 + (rn.rule or 0)) * 100 + letter
 
 
-def document_fields(record: dict[str, Any], names: set[str], key: str | None = None) -> dict[str, Any]:
-    """The whoosh document of a unit record (its key, unless given, and order filled in)."""
-    out = {k: v for k, v in record.items() if v is not None and k in names}
+def document_fields(
+    record: dict[str, Any], names: set[str], key: str | None = None, blank: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The whoosh document of a unit record (its key, unless given, and order filled in).
+
+    Empty text of the fields in `blank` is left out: in a field that stores nothing and has no
+    column an empty value writes nothing either (no term, no length), but whoosh goes through
+    the field for it (a CR's units leave half their language's text fields empty)."""
+    out = {k: v for k, v in record.items() if v is not None and k in names and (v != "" or k not in blank)}
     out["key"] = key or unit_key(record)
     out["order"] = number_order(record.get("number"))
     return out
