@@ -208,3 +208,15 @@ def test_word_positions_leaves_an_unknown_pipeline_to_whoosh() -> None:
     assert word_positions(RegexTokenizer(r"\w+") | StemFilter(), "a b") is None  # no stop filter
     assert word_positions(RegexTokenizer(r"[\w.]+") | StopFilter(), "a b") is None  # another pattern
     assert word_positions(ANALYZERS["en"](), "the bands") == {"band": [1]}
+
+
+def test_word_positions_shares_its_words_between_equal_analyzers_and_holds_a_few() -> None:
+    from regelwerk.index.search import analysis
+
+    first, second = ANALYZERS["en"](), pickle.loads(pickle.dumps(ANALYZERS["en"]()))
+    word_positions(first, "Zebras trample")
+    assert "Zebras" in analysis._words_of(second)  # a writer's own schema meets the words
+    assert "Zebras" not in analysis._words_of(ANALYZERS["de"]())
+    for _ in range(3 * analysis._HELD):
+        word_positions(ANALYZERS["en"](), "again")
+    assert len(analysis._WORDS) <= analysis._HELD

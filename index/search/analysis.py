@@ -342,7 +342,22 @@ def analyzer(key: str) -> Analyzer:
 _TOKENWISE = (LowercaseFilter, FoldFilter, CompoundFilter, NegationFilter, StopFilter, StemFilter)
 #: How many distinct words `word_positions` remembers per analyzer (cleared when full).
 WORDS_CACHE = 1 << 16
+#: What `word_positions` made of each word, per analyzer object: equal analyzers (each whoosh
+#: writer unpickles its own schema, two per build) share one table; at most `_HELD` analyzers
+#: are held (a process that builds again and again keeps a few tables, not one per writer).
 _WORDS: dict[int, tuple[Analyzer, dict[str, tuple[tuple[str, int], ...]]]] = {}
+_HELD = 16
+
+
+def _words_of(ana: Analyzer) -> dict[str, tuple[tuple[str, int], ...]]:
+    held = _WORDS.get(id(ana))
+    if held is not None and held[0] is ana:
+        return held[1]
+    if len(_WORDS) >= _HELD:
+        _WORDS.clear()
+    words = next((w for other, w in _WORDS.values() if other == ana), {})
+    _WORDS[id(ana)] = (ana, words)
+    return words
 
 
 def word_positions(ana: Analyzer, text: str) -> dict[str, list[int]] | None:
@@ -375,10 +390,7 @@ def word_positions(ana: Analyzer, text: str) -> dict[str, list[int]] | None:
     stops = [f for f in items[1:] if type(f) is StopFilter]
     if len(stops) != 1 or not stops[0].renumber:
         return None
-    held = _WORDS.get(id(ana))
-    if held is None or held[0] is not ana:
-        held = _WORDS[id(ana)] = (ana, {})
-    words = held[1]
+    words = _words_of(ana)
     poses: dict[str, list[int]] = {}
     last = -1  # the position the last kept token took; -1: none yet
     for i, word in enumerate(items[0].expression.findall(text)):
