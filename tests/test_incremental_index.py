@@ -129,14 +129,14 @@ def test_adding_a_release_keeps_the_previous_segments(
     library = _library(home, monkeypatch)
     library.ingest(files[:2])
     before = _search_dir(home)
-    segments = {p.name: p.stat().st_ino for p in before.glob("*.seg")}
+    segments = {p.name: p.stat().st_ino for p in before.glob("*.trm")}  # a segment's terms
     library.ingest(files[2:])
     after = _search_dir(home)
     assert after != before and segments
     # the old segments are the same files (linked, never rewritten); one small one is new
     kept = [name for name in segments if (after / name).exists()]
     assert kept and all((after / name).stat().st_ino == segments[name] for name in kept)
-    assert len(list(after.glob("*.seg"))) >= 1
+    assert len(list(after.glob("*.trm"))) >= 1
     members, _, units, _ = _state(home)
     # seven rule texts in three releases (100.3 = the old 100.2), plus sections and glossary
     texts = {key for _, _, key, _ in members}
