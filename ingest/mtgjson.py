@@ -251,6 +251,13 @@ class MtgjsonReader:
 
     def sets(self) -> Iterator[CardSet]:
         """Each set of the file in file order, streamed (AllPrintings never loads whole)."""
+        for data in self.set_objects():
+            yield self._count(card_set(data, self.source, self.issues))
+
+    def set_objects(self) -> Iterator[dict[str, Any]]:
+        """Each set object of the file in file order as MTGJSON gives it (``{"code": ..., "cards":
+        [...]}``), streamed: `sets` reads these into records; the maintenance tools read fields
+        the records leave out (``supertypes``, every German ``foreignData`` entry)."""
         import ijson
 
         with self._raw() as raw:
@@ -260,10 +267,12 @@ class MtgjsonReader:
                 edges = _EdgeReader(inner)
                 stream = io.BufferedReader(edges, buffer_size=1 << 16)
                 single: dict[str, Any] = {}
+                found = 0
                 try:
                     for key, value in ijson.kvitems(stream, "data", use_float=True):
                         if isinstance(value, dict) and "cards" in value:  # AllPrintings: data.<SET>
-                            yield self._count(card_set(value, self.source, self.issues))
+                            found += 1
+                            yield value
                         else:  # a set file: data's own keys, "cards" among them
                             single[key] = value
                     stream.read()
@@ -275,8 +284,8 @@ class MtgjsonReader:
                     raise IngestError(self.source, msg(N_("cannot be read ({why})"),
                                                        why=f"{type(exc).__name__}: {exc}")) from None
                 if "cards" in single:
-                    yield self._count(card_set(single, self.source, self.issues))
-                elif not self.set_codes:
+                    yield single
+                elif not found:
                     raise IngestError(
                         self.source, msg(N_("MTGJSON file without cards (expected data.cards or "
                                             "data.<SET>.cards)"))

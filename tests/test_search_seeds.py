@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,3 +56,30 @@ def test_overlong_query_is_cut_between_words(engine: SearchEngine) -> None:
     assert any(n.startswith("query shortened") for n in result.notes)
     assert not any("instead of" in n for n in result.notes)  # no half word "corrected"
     assert result.hits
+
+
+@pytest.mark.parametrize(
+    ("query", "says", "sagt"),
+    [
+        ("", "empty query: type a rule number, a keyword or a question", "leere Anfrage"),
+        ("  \t ", "empty query", "leere Anfrage"),
+        ("?", "query '?' has no word to search for", "Anfrage '?' enthält kein Wort"),
+        (" ?! … ", "query '?! …' has no word to search for", "enthält kein Wort"),
+    ],
+)
+def test_a_query_with_nothing_to_search_for_is_bad_input(query: str, says: str, sagt: str) -> None:
+    """Not an empty answer: one line naming the query and what it wants, exit 1, no traceback;
+    ``--json`` the envelope, in English whatever the reader's language."""
+    from typer.testing import CliRunner
+
+    from regelwerk.cli.app import app
+
+    runner = CliRunner()
+    for cmd, prefix, sentence in (([], "error: ", says), (["--lang", "de"], "Fehler: ", sagt)):
+        result = runner.invoke(app, ["search", query, *cmd])
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert result.exit_code == 1 and len(lines) == 1, result.output
+        assert lines[0].startswith(prefix) and sentence in lines[0]
+        assert "Traceback" not in result.output
+        envelope = json.loads(runner.invoke(app, ["search", query, "--json", *cmd]).stdout)
+        assert envelope["ok"] is False and says in envelope["error"]

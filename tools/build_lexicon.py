@@ -116,10 +116,10 @@ def german_keys(written: str, folding: Callable[[str], str] | None = None) -> li
 def printings(folder: Path) -> Iterator[tuple[str, str, str, str]]:
     """``(English name, German name, English text, German text)`` of every German printing,
     type lines included (as a second pair with empty names). The set files are read by
-    `card_slots.card_printings`, the one reader of the tools."""
-    from card_slots import card_printings
+    `printings.german_printings`, the one reader of the tools."""
+    from printings import german_printings
 
-    for card, f in card_printings(folder):
+    for _, card, f in german_printings(folder):
         if card.get("text") and f.get("text"):
             yield str(card.get("name", "")), str(f.get("name", "")), str(card["text"]), str(f["text"])
         if card.get("type") and f.get("type"):
@@ -127,7 +127,10 @@ def printings(folder: Path) -> Iterator[tuple[str, str, str, str]]:
 
 
 def sentence_pairs(folder: Path) -> list[tuple[str, str]]:
-    """Aligned (English, German) lines, names cut out, each distinct pair once."""
+    """Aligned (English, German) lines (`printings.line_pairs`; the whole texts where their
+    lines differ in number), names cut out, each distinct pair once."""
+    from printings import line_pairs
+
     seen: set[tuple[str, str]] = set()
     out = []
     for en_name, de_name, en, de in printings(folder):
@@ -135,9 +138,7 @@ def sentence_pairs(folder: Path) -> list[tuple[str, str]]:
             en = en.replace(name, " ")
         for name in {de_name, *de_name.split(" // ")} - {""}:
             de = de.replace(name, " ")
-        en_lines, de_lines = en.split("\n"), de.split("\n")
-        pairs = zip(en_lines, de_lines, strict=True) if len(en_lines) == len(de_lines) else [(en, de)]
-        for pair in pairs:
+        for pair in line_pairs(en, de) or [(en, de)]:
             if pair not in seen:
                 seen.add(pair)
                 out.append(pair)

@@ -29,12 +29,12 @@ Wizard" has two English subtypes to one German and pairs nothing).
 
 from __future__ import annotations
 
-import json
-import lzma
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from printings import german_printings, line_pairs
 
 #: A pair is kept when seen on at least this many printings ...
 MIN_SLOT = 2
@@ -60,17 +60,6 @@ NO_KIND = frozenset({
     "put", "remove", "with", "without", "kind",
 })
 _MARKE = re.compile(r"(?<![\w+/-])([+-]?\d+/[+-]?\d+-|[^\W\d_][\w-]*?)(marken?|Marken?)\b")
-
-
-def card_printings(folder: Path) -> Iterator[tuple[dict[str, object], dict[str, object]]]:
-    """``(card, its German foreignData)`` of every German printing in the MTGJSON set files."""
-    for path in sorted(folder.glob("*.json.xz")):
-        with lzma.open(path) as fh:
-            data = json.load(fh)["data"]
-        for card in data.get("cards", []):
-            for f in card.get("foreignData") or ():
-                if f.get("language") == "German":
-                    yield card, f
 
 
 def type_slots(card: dict[str, object], german: dict[str, object]) -> Iterator[tuple[str, str, str]]:
@@ -108,13 +97,9 @@ def _keyword_parts(line: str) -> list[str]:
 def keyword_slots(card: dict[str, object], german: dict[str, object]) -> Iterator[tuple[str, str, str]]:
     """``("keyword", German, English keyword)`` slots of one printing's keyword lines."""
     keywords = {str(k).casefold(): str(k) for k in card.get("keywords") or ()}  # type: ignore[attr-defined]
-    en_text, de_text = str(card.get("text") or ""), str(german.get("text") or "")
-    if not keywords or not en_text or not de_text:
+    if not keywords:
         return
-    en_lines, de_lines = en_text.split("\n"), de_text.split("\n")
-    if len(en_lines) != len(de_lines):
-        return
-    for en_line, de_line in zip(en_lines, de_lines, strict=True):
+    for en_line, de_line in line_pairs(str(card.get("text") or ""), str(german.get("text") or "")):
         en_parts, de_parts = _keyword_parts(en_line), _keyword_parts(de_line)
         if len(en_parts) == 1 == len(de_parts) and en_parts[0].endswith(".") and de_parts[0].endswith("."):
             en_parts, de_parts = [en_parts[0][:-1]], [de_parts[0][:-1]]  # a keyword action: "Scry 2."
@@ -143,11 +128,7 @@ def keyword_slots(card: dict[str, object], german: dict[str, object]) -> Iterato
 def counter_slots(card: dict[str, object], german: dict[str, object]) -> Iterator[tuple[str, str, str]]:
     """``("counter", German, English "X counter")`` slots: a line naming one kind of counter
     beside a German line with one compound of "Marke"."""
-    en_text, de_text = str(card.get("text") or ""), str(german.get("text") or "")
-    en_lines, de_lines = en_text.split("\n"), de_text.split("\n")
-    if not en_text or len(en_lines) != len(de_lines):
-        return
-    for en_line, de_line in zip(en_lines, de_lines, strict=True):
+    for en_line, de_line in line_pairs(str(card.get("text") or ""), str(german.get("text") or "")):
         kinds = {k for k in _COUNTER.findall(_REMINDER.sub("", en_line)) if k.lower() not in NO_KIND}
         marks = {m[0] + m[1].rstrip("n") for m in _MARKE.findall(_REMINDER.sub("", de_line))}
         marks = {m[:1].upper() + m[1:] for m in marks}
@@ -159,7 +140,7 @@ def counter_slots(card: dict[str, object], german: dict[str, object]) -> Iterato
 def slots(folder: Path) -> Iterator[tuple[str, str, str]]:
     """Every slot of every German printing, one per printing and pair (a card reprinted in
     many sets counts once per printing)."""
-    for card, german in card_printings(folder):
+    for _, card, german in german_printings(folder):
         found = {*type_slots(card, german), *keyword_slots(card, german), *counter_slots(card, german)}
         yield from found
 
@@ -191,6 +172,6 @@ def names_by_concept(kept: dict[tuple[str, str, str], int]) -> dict[tuple[str, s
 
 
 __all__ = [
-    "card_printings", "counter_slots", "keyword_slots", "names_by_concept", "slot_names", "slots",
+    "counter_slots", "keyword_slots", "names_by_concept", "slot_names", "slots",
     "type_slots",
 ]

@@ -16,13 +16,13 @@ Usage: ``python tools/termcheck.py [--cards DIR] [--table TSV] [--all]``.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printings import german_printings, line_pairs
 from termgen import TERMS_DIR, TermRow, read_table
 
 from regelwerk.ingest.model.fold import fold
@@ -63,26 +63,21 @@ class Evidence:
 
 
 def load_cards(folder: str | Path = CARDS_DIR) -> list[CardText]:
-    """Every card with German text from the MTGJSON set files in ``folder``."""
-    out: list[CardText] = []
-    for path in sorted(Path(folder).glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))["data"]
-        for card in data.get("cards", []):
-            for foreign in card.get("foreignData", []):
-                if foreign.get("language") != "German" or not foreign.get("text"):
-                    continue
-                out.append(
-                    CardText(
-                        set_code=data.get("code", path.stem),
-                        name_en=card.get("name", ""),
-                        name_de=foreign.get("name", ""),
-                        text_en=card.get("text", ""),
-                        text_de=foreign["text"],
-                        keywords=tuple(card.get("keywords", ())),
-                        type_de=foreign.get("type") or "",
-                    )
-                )
-    return out
+    """Every printing with German text in the MTGJSON files in ``folder``
+    (`printings.german_printings`, the one reader of the tools)."""
+    return [
+        CardText(
+            set_code=code,
+            name_en=card.get("name", ""),
+            name_de=german.get("name", ""),
+            text_en=card.get("text", ""),
+            text_de=german["text"],
+            keywords=tuple(card.get("keywords", ())),
+            type_de=german.get("type") or "",
+        )
+        for code, card, german in german_printings(folder)
+        if german.get("text")
+    ]
 
 
 def _uses(card: CardText, en: str) -> bool:
@@ -104,10 +99,7 @@ def evidence(en: str, cards: Iterable[CardText]) -> Evidence:
         if not _uses(card, en):
             continue
         ev.cards.append(card)
-        en_lines, de_lines = card.text_en.split("\n"), card.text_de.split("\n")
-        if len(en_lines) != len(de_lines):
-            continue
-        for en_line, de_line in zip(en_lines, de_lines, strict=True):
+        for en_line, de_line in line_pairs(card.text_en, card.text_de):
             m = pattern.search(en_line)
             if m is None:
                 continue

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from regelwerk.cli.i18n import error
 from regelwerk.cli.web.site import (
     UI_COOKIE,
     Lang,
@@ -19,29 +20,37 @@ from regelwerk.cli.web.site import (
     site,
     ui_lang,
 )
+from regelwerk.ingest.model.errors import InvalidQuery
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 COOKIE_AGE = 365 * 24 * 3600
 
 
-def _hits(s: Site, q: str, lang: str | None) -> dict[str, Any]:
-    if not q.strip():
+def _hits(request: Request, s: Site, q: str, lang: str | None) -> dict[str, Any]:
+    """The page's hits; a query with nothing to search for ("?!") is the search's error, shown
+    where the hits would be (in the page's language), so typing on past it needs no reload."""
+    if not q.strip():  # the empty search box: the start page, no error
         return {"q": q, "result": None}
-    result = s.call("search", q, lang=lang, limit=20, version=None, all_versions=False)
+    try:
+        result = s.call("search", q, lang=lang, limit=20, version=None, all_versions=False)
+    except InvalidQuery as exc:
+        return {"q": q, "result": None, "error": error(exc, ui_lang(request))}
     return {"q": q, "result": result, "other_titles": [_other_title(h) for h in result["hits"]]}
 
 
 @router.get("/")
 def search_page(request: Request, q: PageQuery = "", lang: Lang | None = None) -> Response:
     s = site(request)
-    return s.page(request, "search.html", lang=lang, **_hits(s, q, lang))
+    found = _hits(request, s, q, lang)
+    return s.page(request, "search.html", status=400 if "error" in found else 200, lang=lang, **found)
 
 
 @router.get("/search/hits")
 def search_fragment(request: Request, q: PageQuery = "", lang: Lang | None = None) -> Response:
     """The hit list alone, for search-as-you-type (the page swaps it in)."""
     s = site(request)
-    return s.page(request, "_hits.html", lang=lang, **_hits(s, q, lang))
+    found = _hits(request, s, q, lang)
+    return s.page(request, "_hits.html", status=400 if "error" in found else 200, lang=lang, **found)
 
 
 @router.get("/rule/{number}")

@@ -56,7 +56,7 @@ from regelwerk.index.search.syntax import syntax_problem, uses_syntax, without_q
 from regelwerk.index.search.whoosh_index import TEMPLATED_SECTIONS, index_dir, load_vocabulary
 from regelwerk.index.terms.names import both_names
 from regelwerk.index.terms.words import synonym_table, translate_word
-from regelwerk.ingest.model.errors import InputError, UnknownVersion
+from regelwerk.ingest.model.errors import InputError, InvalidQuery, UnknownVersion
 from regelwerk.ingest.model.fold import fold
 from regelwerk.ingest.model.message import N_, Arg, msg
 from regelwerk.ingest.model.numbers import RuleNumber
@@ -160,10 +160,23 @@ LOOKUPS_CACHE = 1 << 16
 _WORD = re.compile(r"\w+")
 #: What a search says about its query (as messages, so a German reader reads them in German).
 SHORTENED = N_("query shortened to its first {n} characters")
+#: What a query with nothing to search for is told (an InvalidQuery: bad input, exit 1, HTTP 400).
 EMPTY_QUERY = N_("empty query: type a rule number, a keyword or a question")
+NO_WORD = N_("query {text!r} has no word to search for: type a rule number, a keyword or a question")
 NO_DOCUMENT = N_("no ingested document of {scope}language {lang!r}")
 SYNTAX_IGNORED = N_("query syntax ignored ({problem}); searched for the words as plain terms")
 _NUMBER = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])", re.IGNORECASE)
+
+
+def searchable(query: str) -> str:
+    """The query as the engine reads it (a question mark is punctuation, `without_question_marks`;
+    runs of spaces one), or InvalidQuery if it has no word to search for (empty, spaces,
+    punctuation alone)."""
+    text = " ".join(without_question_marks(query).split())
+    if not _WORD.search(text):
+        given = query.strip()
+        raise InvalidQuery(msg(NO_WORD, text=given[:40]) if given else msg(EMPTY_QUERY))
+    return text
 
 
 class SearchEngine:
@@ -404,14 +417,13 @@ class SearchEngine:
         all_versions: bool = False,
         lang: str | None = None,
     ) -> SearchResult:
-        text = " ".join(without_question_marks(query).split())
+        """The best `limit` hits of `query` (InvalidQuery if it has nothing to search for)."""
+        text = searchable(query)
         notes: list[Arg] = []
         self._reset()
         if len(text) > MAX_QUERY:  # cut at a word boundary, never inside a word
             text = text[: MAX_QUERY + 1].rsplit(" ", 1)[0]
             notes.append(msg(SHORTENED, n=str(len(text))))
-        if not _WORD.search(text):
-            return SearchResult.of(query, (), (msg(EMPTY_QUERY),))
         flt = self._scope(version, all_versions, lang)
         if flt is not None and not flt:  # whoosh reads an empty filter as "no filter"
             scope = msg(N_("version {version} in "), version=version) if version else ""

@@ -59,6 +59,8 @@ def test_api_returns_the_cli_json(
         ("/api/search", 400, "q: field required"),
         ("/api/search?q=", 400, "q: string should have at least 1 character"),
         ("/api/search?q=" + "x" * 201, 400, "q: string should have at most 200 characters"),
+        ("/api/search?q=%20%20", 400, "empty query: type a rule number, a keyword or a question"),
+        ("/api/search?q=%3F%21", 400, "query '?!' has no word to search for"),
         ("/api/search?q=flying&limit=0", 400, "limit: input should be greater than or equal to 1"),
         ("/api/search?q=flying&limit=51", 400, "limit: input should be less than or equal to 50"),
         ("/api/search?q=flying&limit=ten", 400, "limit: input should be a valid integer"),

@@ -97,6 +97,24 @@ def test_search_page_and_fragment(client: TestClient) -> None:
     assert 'lang-en' not in fragment
 
 
+def test_a_query_with_nothing_to_search_for_says_so_where_the_hits_would_be(client: TestClient) -> None:
+    """The search's error (the CLI's and the API's, 400), on the page and in the fragment the
+    page swaps in as one types, in the page's language; the empty box is the start page."""
+    client.cookies.clear()
+    page = client.get("/?q=%3F%21")
+    assert page.status_code == 400 and 'value="?!"' in page.text
+    assert "query &#39;?!&#39; has no word to search for" in page.text
+    fragment = client.get("/search/hits?q=%3F")
+    assert fragment.status_code == 400 and "<html" not in fragment.text
+    assert 'class="error"' in fragment.text and "has no word to search for" in fragment.text
+    client.cookies.set("ui", "de")
+    assert "enthält kein Wort" in client.get("/search/hits?q=%3F").text
+    client.cookies.clear()
+    for start in ("/", "/?q=%20%20", "/search/hits?q="):
+        empty = client.get(start)
+        assert empty.status_code == 200 and 'class="error"' not in empty.text
+
+
 def test_language_switch_is_remembered(client: TestClient) -> None:
     client.cookies.clear()
     assert 'lang="en"' in client.get("/examples").text[:200]
