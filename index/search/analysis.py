@@ -353,9 +353,9 @@ def _words_of(ana: Analyzer) -> dict[str, tuple[tuple[str, int], ...]]:
     held = _WORDS.get(id(ana))
     if held is not None and held[0] is ana:
         return held[1]
+    words = next((w for other, w in _WORDS.values() if other == ana), {})
     if len(_WORDS) >= _HELD:
         _WORDS.clear()
-    words = next((w for other, w in _WORDS.values() if other == ana), {})
     _WORDS[id(ana)] = (ana, words)
     return words
 
