@@ -118,6 +118,7 @@ def docs(json_mode: JsonOption = False) -> None:
 
         line = _("store: {home} (set REGELWERK_HOME to use another)").format(home=data["home"])
         con.print(line, markup=False, soft_wrap=True)
+        con.print(message(data["semantic_message"]), markup=False, soft_wrap=True)
         for lost in data["lost_messages"]:
             con.print(_("lost: {message}").format(message=message(lost)), markup=False, soft_wrap=True)
 

@@ -426,11 +426,16 @@ class Library:
 
     @_names_damage
     def docs(self) -> dict[str, Any]:
-        """``{"documents", "home"}``: every stored document, newest CR releases first, then the
-        ingested card files."""
+        """``{"documents", "home", "semantic"}``: every stored document, newest CR releases first,
+        then the ingested card files; whether sentence vectors order questions (and why not)."""
+        from regelwerk.index.search import semantic
+
         lost = [said for _, _, said in self._lost()]
+        vectors = semantic.status()
         return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home),
-                "lost": [str(m) for m in lost], "lost_messages": [m.to_dict() for m in lost]}
+                "lost": [str(m) for m in lost], "lost_messages": [m.to_dict() for m in lost],
+                "semantic": semantic.enabled(), "semantic_note": str(vectors),
+                "semantic_message": vectors.to_dict()}
 
     # -- worked examples -------------------------------------------------------------------------
     @_names_damage

@@ -237,3 +237,21 @@ def test_another_model_file_is_named_with_its_fix(tmp_path: Path, monkeypatch: p
     fake.write_bytes(b"\0" * 10)
     with pytest.raises(StoreError, match="is not the model file"):
         semantic.model_path()
+
+
+def test_docs_says_whether_sentence_vectors_order_questions(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from regelwerk.cli.app import app
+
+    monkeypatch.setattr(semantic, "installed", lambda: False)
+    out = CliRunner().invoke(app, ["docs"]).output
+    assert "sentence vectors: off (for better answers to questions install the extra" in out
+    monkeypatch.setattr(semantic, "installed", lambda: True)
+    monkeypatch.setenv(semantic.ENV, "off")
+    assert "sentence vectors: off (REGELWERK_SEMANTIC=off)" in CliRunner().invoke(app, ["docs"]).output
+    monkeypatch.setenv(semantic.ENV, "on")
+    result = CliRunner().invoke(app, ["docs", "--json"])
+    assert '"semantic": true' in result.output and "sentence vectors: on (all-MiniLM" in result.output
+    monkeypatch.setenv("REGELWERK_LANG", "de")
+    assert "Satzvektoren: an" in CliRunner().invoke(app, ["docs"]).output

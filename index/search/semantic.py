@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from regelwerk.ingest.model.errors import StoreError
-from regelwerk.ingest.model.message import N_, msg
+from regelwerk.ingest.model.message import N_, Message, msg
 
 if TYPE_CHECKING:
     from regelwerk.index.search.question import Reading
@@ -101,6 +101,17 @@ def installed() -> bool:
 def enabled() -> bool:
     """Are sentence vectors built at ingest and used by searches?"""
     return wanted() and installed()
+
+
+def status() -> Message:
+    """What `regelwerk docs` says of sentence vectors: on, switched off, or not installed."""
+    if enabled():
+        return msg(N_("sentence vectors: on ({model}): a question's best hits are ordered by meaning too"),
+                   model=MODEL)
+    if installed():
+        return msg(N_("sentence vectors: off ({env}=off)"), env=ENV)
+    return msg(N_("sentence vectors: off (for better answers to questions install the extra: "
+                  "pip install 'regelwerk[semantic]', then ingest again)"))
 
 
 # -- the encoder ----------------------------------------------------------------------------------
@@ -377,5 +388,5 @@ def rerank(
 
 __all__ = [
     "ENV", "MODEL", "WEIGHT", "Encoder", "Vectors", "build", "embedding_texts", "enabled",
-    "english_text", "installed", "key_of", "reorder", "rerank", "vectors_dir", "wanted",
+    "english_text", "installed", "key_of", "reorder", "rerank", "status", "vectors_dir", "wanted",
 ]
