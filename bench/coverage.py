@@ -31,6 +31,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -140,14 +141,16 @@ def reading(lex: object, german: str) -> list[tuple[str, float]]:
     words = [w for w in question._WORD.findall(german) if not w.isdigit()]
     folded = [fold(w) for w in words]
     english: dict[str, float] = {}
+    steps: list[Any] = []
     i = 0
     while i < len(words):
-        n = question._phrase(lex, words, folded, i, english)  # type: ignore[arg-type]
+        n = question._phrase(lex, words, folded, i, english, steps)  # type: ignore[arg-type]
         if n:
             i += n
             continue
         if folded[i] not in function_words("de", "stop", folded=True):
-            question._add(english, question._translate(lex, words[i]) or question._conjugated(lex, folded[i]))  # type: ignore[arg-type]
+            pairs = question._translate(lex, words[i]) or question._conjugated(lex, folded[i])
+            question._add(english, pairs, steps)  # type: ignore[arg-type]
         i += 1
     return sorted(english.items(), key=lambda x: (-x[1], x[0]))
 

@@ -23,6 +23,7 @@ elsewhere) and how many answers are not among the RERANK re-ranked hits, nor amo
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,6 +199,10 @@ def table(scores: dict[str, dict[str, Scores]], sizes: dict[str, int]) -> str:
 NEWEST = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
 
 
+#: Where the benches keep the sentence vectors' cache between runs (see `newest_library`).
+SENTENCE_CACHE = Path(tempfile.gettempdir()) / "regelwerk-bench-sentences"
+
+
 def newest_library(prefix: str) -> Corpus | None:
     """A library in a fresh temporary home with the 2026-04-17 CR, or None (and a note) when
     ../shared is absent."""
@@ -208,9 +213,15 @@ def newest_library(prefix: str) -> Corpus | None:
     if not NEWEST.exists():
         print(f"skipped: {NEWEST} not found (../shared is needed)")
         return None
-    os.environ["REGELWERK_HOME"] = str(scratch(prefix))
+    home = scratch(prefix)
+    os.environ["REGELWERK_HOME"] = str(home)
+    from regelwerk.index.search import semantic
     from regelwerk.index.store.corpus import Corpus
 
+    if semantic.enabled():  # the sentence cache outlives the scratch home: a CR is embedded once
+        print(f"sentence vectors on ({semantic.MODEL}; {semantic.ENV}=off for the lexical ranking alone)")
+        SENTENCE_CACHE.mkdir(exist_ok=True)
+        (home / "cache").symlink_to(SENTENCE_CACHE, target_is_directory=True)
     library = Corpus()
     assert not library.ingest([NEWEST]).errors
     return library

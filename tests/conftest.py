@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+#: Sentence vectors (the optional extra ``regelwerk[semantic]``) stay off in tests: with the
+#: extra installed every ingest would embed its rules. tests/test_semantic.py switches them on.
+os.environ["REGELWERK_SEMANTIC"] = "off"
 
 #: The maintenance scripts (termgen, termcheck) live in the non-installed tools/ folder; tests
 #: import them as top-level modules, as ``python tools/termgen.py`` does.

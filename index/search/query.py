@@ -15,9 +15,10 @@ A query is read in this order:
 
 A question whose hits hold a glossary entry it names is searched again with the entry's
 definition (`feedback`). whoosh's best hits are then re-ranked by their own words (`rerank`)
-and cut to snippets (`snippets`). The word tables, the syntax check and the result records
-live in their own modules (`regelwerk.index.terms.words`, `syntax`, `hits`); this one builds
-queries and runs them.
+and cut to snippets (`snippets`); with the optional extra ``regelwerk[semantic]`` a question's
+best hits get a second opinion from sentence vectors first (`semantic`). The word tables, the
+syntax check and the result records live in their own modules (`regelwerk.index.terms.words`,
+`syntax`, `hits`); this one builds queries and runs them.
 
 Tried for a question's first search and dropped in session 16 (dev MRR@10 German / English,
 the whole dev split with ``dev2.tsv``: 0.648 / 0.736): the other forms of a question's
@@ -64,6 +65,7 @@ from regelwerk.ingest.model.numbers import RuleNumber
 if TYPE_CHECKING:
     from regelwerk.index.linking.keyword_index import KeywordNames, Names
     from regelwerk.index.search.collect import TermCache
+    from regelwerk.index.search.semantic import Vectors
     from regelwerk.index.store.corpus import Corpus
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
@@ -212,6 +214,7 @@ class SearchEngine:
         self._numbers: dict[str, list[int]] = {}
         self._fields: dict[int, dict[str, Any]] = {}
         self._places: dict[tuple[str | None, bool], dict[int, Place | None]] = {}
+        self._vectors: Vectors | None = None
         self._reset()
 
     def close(self) -> None:
@@ -465,6 +468,7 @@ class SearchEngine:
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
         ranked = self._coordinate(found, highlight, phrase, question, said, scale)
         ranked = self._answer_order(ranked, text, flt, lang, highlight)
+        ranked = self._second_opinion(ranked, query)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult.of(query, tuple(hits), notes)
 
@@ -520,6 +524,19 @@ class SearchEngine:
             ranked = rerank.interleave_language(ranked, "de", GERMAN_SHARE, named)
         return ranked
 
+    def _second_opinion(self, ranked: rerank.Ranked, query: str) -> rerank.Ranked:
+        """A question's best hits re-ordered by sentence vectors, where the optional extra is
+        installed and not switched off (`semantic`; imported only for a question)."""
+        if not self._asks:
+            return ranked
+        from regelwerk.index.search import semantic
+
+        if not semantic.enabled():
+            return ranked
+        if self._vectors is None:
+            self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
+        return semantic.rerank(ranked, semantic.english_text(query, self._reading), self._vectors, RERANK)
+
     def _weigh(self) -> None:
         """BM25F with the question parameters for a question, whoosh's defaults otherwise."""
         from whoosh import scoring
@@ -533,6 +550,7 @@ class SearchEngine:
         """Forget the last query's reading (intents, question, language, field boosts)."""
         self._intents: tuple[str, ...] = ()
         self._asks = False
+        self._reading: Reading | None = None
         self._german = False
         self._boosts = BOOSTS
         self._weigh()
@@ -742,6 +760,7 @@ class SearchEngine:
             joined, lambda w: self.indexed(w, ("en",)), DE_STOP, None, lambda w: self.indexed(w, ("de",))
         )
         self._intents = reading.intents
+        self._reading = reading
         self._german = reading.lang == "de"
         self._asks = bool(reading.intents) or len(reading.words) >= ASKS_WORDS
         self._boosts = QUESTION_BOOSTS if self._asks else BOOSTS

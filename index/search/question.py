@@ -166,6 +166,9 @@ class Reading:
     words: tuple[str, ...]  # the content words (question words removed), as typed
     english: dict[str, float] = field(default_factory=dict)  # English lemma -> weight (German only)
     untranslated: tuple[str, ...] = ()  # German content words the lexicon could not translate
+    #: Each translation step in the query's order (a word's or phrase's English lemmas with
+    #: their weights), for what reads the German query as English text (`semantic`).
+    steps: tuple[tuple[tuple[str, float], ...], ...] = ()
 
 
 def intents(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
@@ -233,12 +236,13 @@ def read(
     if lang == "en" or lex is None:
         return Reading(lang, found, tuple(rest))
     english: dict[str, float] = {}
+    steps: list[tuple[tuple[str, float], ...]] = []
     untranslated: list[str] = []
     joined = separable(rest, lex)
     folded = [fold(w) for w in joined]
     i = 0
     while i < len(joined):
-        n = _phrase(lex, joined, folded, i, english)
+        n = _phrase(lex, joined, folded, i, english, steps)
         if n:
             i += n
             continue
@@ -247,9 +251,9 @@ def read(
         if w.isdigit() or f in VARIABLES:
             untranslated.append(w)  # "0", "10", "X": the same in English
         elif f == "mehr" and _negated(folded, i - 1):
-            _add(english, [(NO_LONGER, 1.0)])
+            _add(english, [(NO_LONGER, 1.0)], steps)
         elif _stop(w, f, german_stop):
-            _add(english, _meaning(lex, f))
+            _add(english, _meaning(lex, f), steps)
         elif len(f) >= 2:
             pairs = _translate(lex, w) or _conjugated(lex, f)
             if not pairs and COGNATE and not english_word(w):
@@ -260,17 +264,24 @@ def read(
                 better = lex.correct(w)
                 pairs = _translate(lex, better) if better else []
             if pairs:
-                _add(english, pairs)
+                _add(english, pairs, steps)
             else:
                 untranslated.append(w)
-    return Reading(lang, found, tuple(rest), english, tuple(untranslated))
+    return Reading(lang, found, tuple(rest), english, tuple(untranslated), tuple(steps))
 
 
 #: What "nicht mehr", "keine ... mehr" say in the rules ("no longer legal"); "no" is a stop word.
 NO_LONGER = "longer"
 
 
-def _phrase(lex: Lexicon, words: list[str], folded: list[str], i: int, english: dict[str, float]) -> int:
+def _phrase(
+    lex: Lexicon,
+    words: list[str],
+    folded: list[str],
+    i: int,
+    english: dict[str, float],
+    steps: list[tuple[tuple[str, float], ...]],
+) -> int:
     """How many words from `i` on form a phrase of the lexicon (0 if none), its translations
     added to `english`: names of the term tables ("zweiköpfiger riese", "ins spiel kommen",
     "aus dem spiel entfernen") and the phrases of ``cr_words.tsv`` ("an der reihe", "kommt ins
@@ -287,7 +298,7 @@ def _phrase(lex: Lexicon, words: list[str], folded: list[str], i: int, english: 
         for key in itertools.product(*choices):
             names = lex.translations(" ".join(key))
             if names:
-                _add(english, ((t.en, _weight(t)) for t in names))
+                _add(english, ((t.en, _weight(t)) for t in names), steps)
                 return n
     return 0
 
@@ -432,8 +443,13 @@ def _weight(t: Translation) -> float:
     return t.p * CR_WORDS if t.source == "cr" else t.p
 
 
-def _add(english: dict[str, float], pairs: Iterable[tuple[str, float]]) -> None:
-    for en, p in pairs:
+def _add(
+    english: dict[str, float], pairs: Iterable[tuple[str, float]], steps: list[tuple[tuple[str, float], ...]]
+) -> None:
+    """Each English lemma of `pairs` into `english` at its best weight; the step into `steps`."""
+    step = tuple(pairs)
+    steps.append(step)
+    for en, p in step:
         english[en] = max(english.get(en, 0.0), p)
 
 

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
-#: The stages in order, as a progress display names them.
-STAGES = ("rule lineage", "keyword links", "rules table", "search index")
+#: The stages in order, as a progress display names them (the last only with the optional
+#: extra ``regelwerk[semantic]``, see `regelwerk.index.search.semantic`).
+STAGES = ("rule lineage", "keyword links", "rules table", "search index", "sentence vectors")
 
 
 def build(corpus: Corpus, stage: Callable[[str], None] | None = None) -> None:
@@ -56,6 +57,11 @@ def build(corpus: Corpus, stage: Callable[[str], None] | None = None) -> None:
     rules_table(corpus).close()
     say(STAGES[3])
     index_dir(corpus)
+    from regelwerk.index.search import semantic
+
+    if semantic.enabled():
+        say(STAGES[4])
+        semantic.vectors_dir(corpus, say)
     for path in grown:
         seal(path)
 

