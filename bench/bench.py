@@ -17,6 +17,23 @@ in a temporary REGELWERK_HOME. Printed:
   them down by category.
 
 ``--speed`` stops after the warm queries (no relevance, and no scoring of a held-out set).
+
+Where the time goes (session 18, profiled with pyinstrument and perf_counter around the phases,
+2026-04-17 CR, sentence vectors off; wall time on a quiet machine, load ~1):
+
+- ingest + index, 2.35 s (2.64 s before the session's changes): the seeds and their own build
+  0.24 s; the CR's parse and store ~0.12 s, keyword links ~0.15 s (a third of it matching the
+  excerpt seed's paragraphs by text), the rules table ~0.08 s; the search index ~1.7 s, of
+  which whoosh's writer takes the most: writing the postings at commit ~0.9 s and
+  ``add_document`` ~0.5 s (the analysis in it 0.3 s, 0.5-0.8 s before ``word_positions``),
+  the unit records (key, packed fields, template, one row each) ~0.25 s.
+- a cold German question, ~265 ms against a typer floor of ~155 ms: importing the search path
+  (whoosh's query, reading and fields modules, rerank, analysis) ~35 ms; typer's parameter
+  adapters beyond the floor's one ~10 ms; opening the index ~8 ms (its table of contents, a
+  pickle, 3-4 ms; the segments' readers 0.7 ms, 4-12 ms while each segment was one compound
+  file whoosh copied into memory); reading and translating the question ~15 ms (keyword names
+  6, concept tables 2 per language); whoosh's hits ~8 ms; coverage, which analyzes the 40
+  hits' words, ~7 ms; answer order, feedback and snippets ~12 ms; printing ~5 ms.
 """
 
 from __future__ import annotations

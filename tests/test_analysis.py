@@ -7,8 +7,12 @@ whoosh pickles the schema, analyzers included, into the index; a filter that doe
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from whoosh.analysis import StopFilter
 
 from regelwerk.index.search.analysis import (
     ANALYZERS,
@@ -18,7 +22,9 @@ from regelwerk.index.search.analysis import (
     negated_base,
     split_compound,
     terms,
+    word_positions,
 )
+from tests.conftest import CORPUS, NEEDS_SHARED
 
 GERMAN = [
     # (text, terms that must be produced)
@@ -136,3 +142,83 @@ def test_analyzer_pickles(name: str) -> None:
 def test_custom_filters_pickle(flt: object) -> None:
     clone = pickle.loads(pickle.dumps(flt))
     assert clone == flt
+
+
+def _whoosh_positions(field: object, text: str) -> list[tuple[bytes, int, float, bytes]]:
+    """What whoosh's own ``TEXT.index`` gives for `text` (the whole pipeline, token by token)."""
+    from whoosh.fields import TEXT
+
+    return list(TEXT.index(field, text))
+
+
+def _texts_of(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
+
+
+SAMPLES = [
+    "",
+    "the of and",  # stop words only
+    "Wer verteilt den Kampfschaden, wenn ein Blocker Bündnisfähigkeit hat?",
+    "der die das Kampfschadensegment der Giftmarken und Lebenspunkte",  # parts after stop words
+    "untapped noncreature unless the untap step untapped",  # negations, a repeated word
+    "702.19b Banding · Bündnis; creature’s ÄÖÜ straße STRASSE " + "x" * 90,  # a too-long word
+]
+
+
+@pytest.mark.parametrize("field", ["text_en", "text_de"])
+@pytest.mark.parametrize("text", SAMPLES)
+def test_word_positions_index_as_whoosh_does(field: str, text: str) -> None:
+    from regelwerk.index.search.whoosh_index import schema
+
+    f = schema()[field]
+    assert f._postings(text) == _whoosh_positions(f, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["der", "Kampfschaden", "the", "untapped", "Bündnis", "x", "  ", ", ",
+                                 "ß", "é", "2", "_", "Giftmarken", "und", "non", "’s", "a" * 81]),
+                max_size=30).map("".join))
+def test_word_positions_on_any_mix_of_words(text: str) -> None:
+    from regelwerk.index.search.whoosh_index import schema
+
+    s = schema()
+    for field in ("text_en", "text_de"):
+        assert s[field]._postings(text) == _whoosh_positions(s[field], text)
+
+
+@NEEDS_SHARED
+def test_word_positions_on_every_line_of_a_cr_and_the_seeds() -> None:
+    """Both analyzers over the 2026-04-17 CR and the German seeds, line by line: the same terms,
+    frequencies, weights and encoded positions, in the same order, as whoosh's pipeline."""
+    from regelwerk.index.search.whoosh_index import schema
+
+    lines = _texts_of(CORPUS / "en" / "MagicCompRules-20260417.txt")
+    seeds = Path(__file__).resolve().parents[1] / "data" / "seeds"
+    lines += [line for p in sorted(seeds.glob("*.txt")) for line in _texts_of(p)]
+    s = pickle.loads(pickle.dumps(schema()))  # as a grown index reads it from its folder
+    for field in ("text_en", "text_de"):
+        f = s[field]
+        assert word_positions(f.analyzer, "") is not None  # worked out word by word, not by whoosh
+        assert [f._postings(t) for t in lines] == [_whoosh_positions(f, t) for t in lines]
+
+
+def test_word_positions_leaves_an_unknown_pipeline_to_whoosh() -> None:
+    from whoosh.analysis import RegexTokenizer, StemFilter
+
+    assert word_positions(RegexTokenizer(r"\w+") | StemFilter(), "a b") is None  # no stop filter
+    assert word_positions(RegexTokenizer(r"[\w.]+") | StopFilter(), "a b") is None  # another pattern
+    assert word_positions(ANALYZERS["en"](), "the bands") == {"band": [1]}
+
+
+def test_word_positions_shares_its_words_between_equal_analyzers_and_holds_a_few() -> None:
+    from regelwerk.index.search import analysis
+
+    for _ in range(analysis._HELD - 1 - len(analysis._WORDS)):  # sharing across a clearing too
+        analysis._words_of(ANALYZERS["name"]())
+    first, second = ANALYZERS["en"](), pickle.loads(pickle.dumps(ANALYZERS["en"]()))
+    word_positions(first, "Zebras trample")
+    assert "Zebras" in analysis._words_of(second)  # a writer's own schema meets the words
+    assert "Zebras" not in analysis._words_of(ANALYZERS["de"]())
+    for _ in range(3 * analysis._HELD):
+        word_positions(ANALYZERS["en"](), "again")
+    assert len(analysis._WORDS) <= analysis._HELD

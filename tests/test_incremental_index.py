@@ -129,14 +129,14 @@ def test_adding_a_release_keeps_the_previous_segments(
     library = _library(home, monkeypatch)
     library.ingest(files[:2])
     before = _search_dir(home)
-    segments = {p.name: p.stat().st_ino for p in before.glob("*.seg")}
+    segments = {p.name: p.stat().st_ino for p in before.glob("*.trm")}  # a segment's terms
     library.ingest(files[2:])
     after = _search_dir(home)
     assert after != before and segments
     # the old segments are the same files (linked, never rewritten); one small one is new
     kept = [name for name in segments if (after / name).exists()]
     assert kept and all((after / name).stat().st_ino == segments[name] for name in kept)
-    assert len(list(after.glob("*.seg"))) >= 1
+    assert len(list(after.glob("*.trm"))) >= 1
     members, _, units, _ = _state(home)
     # seven rule texts in three releases (100.3 = the old 100.2), plus sections and glossary
     texts = {key for _, _, key, _ in members}
@@ -386,3 +386,38 @@ def test_the_default_scope_filter_follows_growth_and_forgetting(
             assert "COVERING INDEX units_scope" in str(plan)  # every build makes it, grown ones too
         finally:
             members.close()
+
+
+def test_an_empty_text_left_out_writes_the_same_index() -> None:
+    """`document_fields` leaves out the empty text of fields that store nothing and have no
+    column (``_Growth.blank``): whoosh writes nothing for one either, so the postings, field
+    lengths and stored fields are those of the document with every empty field given."""
+    from whoosh.filedb.filestore import RamStorage
+
+    from regelwerk.index.search.whoosh_index import document_fields, schema
+
+    s = schema()
+    blank = frozenset(n for n, f in s.items() if not f.stored and f.column_type is None)
+    assert {"text_en", "ctx_de", "ex_en"} <= blank and not {"title", "text", "number", "uid"} & blank
+    text = "A creature with banding"
+    record = {"number": "702.19b", "title": "Banding", "term": None, "text": text, "title_en": "",
+              "ctx_en": "banding", "ctx_de": "", "sect_en": "", "text_en": text, "ex_en": "",
+              "language": "en", "kind": "rule"}
+
+    def written(fields: dict[str, object]) -> tuple[object, ...]:
+        ix = RamStorage().create_index(s)
+        with ix.writer() as w:
+            w.add_document(uid=1, scope="default", **fields)
+        with ix.reader() as r:
+            postings = []
+            for f, t in r.all_terms():  # one document: one posting per term
+                m = r.postings(f, t)
+                postings.append((f, t, m.id(), m.weight(), m.value()))
+            lengths = {n: r.doc_field_length(0, n) for n in s.names() if s[n].scorable}
+            totals = {n: r.field_length(n) for n in s.names() if s[n].scorable}
+            return postings, lengths, totals, r.stored_fields(0)
+
+    names = set(s.names())
+    given, left_out = document_fields(record, names), document_fields(record, names, None, blank)
+    assert "ctx_de" in given and "ctx_de" not in left_out and left_out["title"] == given["title"]
+    assert written(left_out) == written(given)

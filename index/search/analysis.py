@@ -337,6 +337,78 @@ def analyzer(key: str) -> Analyzer:
     return found
 
 
+#: The filters `word_positions` knows to work token by token: what each makes of a token
+#: depends on that token alone (the stop filter's renumbering aside, which it redoes).
+_TOKENWISE = (LowercaseFilter, FoldFilter, CompoundFilter, NegationFilter, StopFilter, StemFilter)
+#: How many distinct words `word_positions` remembers per analyzer (cleared when full).
+WORDS_CACHE = 1 << 16
+#: What `word_positions` made of each word, per analyzer object: equal analyzers (each whoosh
+#: writer unpickles its own schema, two per build) share one table; at most `_HELD` analyzers
+#: are held (a process that builds again and again keeps a few tables, not one per writer).
+_WORDS: dict[int, tuple[Analyzer, dict[str, tuple[tuple[str, int], ...]]]] = {}
+_HELD = 16
+
+
+def _words_of(ana: Analyzer) -> dict[str, tuple[tuple[str, int], ...]]:
+    held = _WORDS.get(id(ana))
+    if held is not None and held[0] is ana:
+        return held[1]
+    words = next((w for other, w in _WORDS.values() if other == ana), {})
+    if len(_WORDS) >= _HELD:
+        _WORDS.clear()
+    _WORDS[id(ana)] = (ana, words)
+    return words
+
+
+def word_positions(ana: Analyzer, text: str) -> dict[str, list[int]] | None:
+    """``term -> positions`` of `text` as whoosh's Positions format gathers them from `ana`
+    (``ana(text, positions=True, boosts=True, mode="index")``), worked out word by word: each
+    distinct word runs through `ana` once (remembered per analyzer), and its terms are placed as
+    the pipeline places them. None when `ana` is no pipeline of the `WORD_PATTERN` tokenizer
+    and the filters of `_TOKENWISE` with one stop filter, which renumbers: then only whoosh
+    knows.
+
+    Index time (``whoosh_index.RememberedText``): half of building the search index was the
+    pipeline's generators handing each token through six filters, while the CR's 300,000
+    words are 12,000 distinct ones. What a filter makes of a token depends on that token
+    alone, but for the stop filter's positions: the first token it keeps keeps the
+    tokenizer's position, and each later one takes the next number (a German compound's parts
+    too, which the compound filter puts before it). Alone, a word's kept tokens are numbered
+    0, 1, ... so its terms are placed at that offset from where the word's first kept token
+    falls: the tokenizer's position if nothing before it was kept, else the number after the
+    last one.
+    """
+    items = getattr(ana, "items", None)
+    if (
+        not items
+        or type(items[0]) is not RegexTokenizer
+        or items[0].gaps
+        or items[0].expression.pattern != WORD_PATTERN
+        or any(type(f) not in _TOKENWISE for f in items[1:])
+    ):
+        return None
+    stops = [f for f in items[1:] if type(f) is StopFilter]
+    if len(stops) != 1 or not stops[0].renumber:
+        return None
+    words = _words_of(ana)
+    poses: dict[str, list[int]] = {}
+    last = -1  # the position the last kept token took; -1: none yet
+    for i, word in enumerate(items[0].expression.findall(text)):
+        found = words.get(word)
+        if found is None:
+            if len(words) >= WORDS_CACHE:
+                words.clear()
+            kept = ana(word, positions=True, boosts=True, mode="index")
+            found = words[word] = tuple((t.text, t.pos) for t in kept if not t.stopped)
+        if not found:
+            continue
+        start = i if last < 0 else last + 1
+        for term, offset in found:
+            poses.setdefault(term, []).append(start + offset)
+        last = start + found[-1][1]
+    return poses
+
+
 T = TypeVar("T")
 
 

@@ -97,15 +97,24 @@ class _Growth:
         self.library = library
         self.ix = ix
         self.con = con
-        # zlib's fastest level for the posting blocks (whoosh's default is 3): every level
-        # reads back the same, and writing the archive's blocks is a twentieth of a build
-        self.codec = codec = W3Codec(compression=1)
+        # Posting blocks uncompressed (whoosh's default is zlib level 3): every level reads
+        # back the same, and a CR's postings are mostly a few per term, 29,000 blocks of a
+        # few dozen bytes: zlib at its fastest level was a twentieth of a build; without it
+        # a CR's index is 2 MB larger (11.3 MB) and a cold search reads it as fast.
+        self.codec = codec = W3Codec(compression=0)
         # Per-term length statistics only serve whoosh's block skipping, which our searches
         # turn off; gathering them re-checks the file system for every posting of a field
         # without lengths (a fifth of a build).
         codec.length_stats = False
-        self.writer = ix.writer(codec=codec, limitmb=WRITER_MB)
+        # Each segment as its files (terms, postings, columns), not assembled into one compound
+        # file: whoosh reads a compound file's parts through a copy of each into memory, so
+        # opening the index copied all its segments (a CR's 9 MB: 4-12 ms of every cold search,
+        # 0.7 ms now); a plain file is read where a search looks.
+        self.writer = ix.writer(codec=codec, limitmb=WRITER_MB, compound=False)
         self.names = set(ix.schema.names())
+        # fields whose empty value writes nothing (no stored value, no column): left out
+        self.blank = frozenset(n for n, f in ix.schema.items() if not f.stored and f.column_type is None)
+        self.new_units: list[tuple[Any, ...]] = []  # rows of `units`, inserted together
         self.keys: dict[str, int] = dict(con.execute("SELECT key, uid FROM units").fetchall())
         self.next_uid = 1 + (con.execute("SELECT max(uid) FROM units").fetchone()[0] or 0)
         self.pending: dict[int, dict[str, Any]] = {}
@@ -181,6 +190,12 @@ class _Growth:
         self.added = set(ords.values())
         occurrences = unit_records(self.library, docs)
         rows = [(ords[doc], pos, self._unit(rec), today) for doc, pos, today, rec in occurrences]
+        self.con.executemany(
+            "INSERT INTO units (uid, docnum, key, language, number, record, template) "
+            "VALUES (?, -1, ?, ?, ?, ?, ?)",
+            self.new_units,
+        )
+        self.new_units.clear()
         self.con.executemany("INSERT OR REPLACE INTO members VALUES (?, ?, ?, ?)", rows)
 
     def _unit(self, record: dict[str, Any]) -> int:
@@ -194,10 +209,8 @@ class _Growth:
             self.next_uid += 1
             self.pending[uid] = record  # written by `_write_units`, once its scope is known
             self.pending_keys[uid] = key
-            self.con.execute(
-                "INSERT INTO units (uid, docnum, key, language, number, record, template) "
-                "VALUES (?, -1, ?, ?, ?, ?, ?)",
-                (uid, key, record.get("language"), record.get("number"), pack(record), template_of(record)),
+            self.new_units.append(
+                (uid, key, record.get("language"), record.get("number"), pack(record), template_of(record))
             )
             self.spell.update(words_of(record))
             self.changed = True
@@ -298,7 +311,7 @@ class _Growth:
         self.default = {uid for uid in self.pending if uid in want}
         for uid, record in sorted(self.pending.items()):
             if uid not in self.default:
-                fields = document_fields(record, self.names, self.pending_keys.get(uid))
+                fields = document_fields(record, self.names, self.pending_keys.get(uid), self.blank)
                 self.writer.add_document(uid=uid, scope="other", **fields)
         self.changed = self.changed or bool(self.pending)
 
@@ -311,10 +324,12 @@ class _Growth:
         before = self._segment_ids()
         self.writer.commit(mergetype=merge_policy(default=False))
         if self.default:
-            writer = self.ix.writer(codec=self.codec, limitmb=WRITER_MB)
+            writer = self.ix.writer(codec=self.codec, limitmb=WRITER_MB, compound=False)
             try:
                 for uid in sorted(self.default):
-                    fields = document_fields(self.pending[uid], self.names, self.pending_keys.get(uid))
+                    fields = document_fields(
+                        self.pending[uid], self.names, self.pending_keys.get(uid), self.blank
+                    )
                     writer.add_document(uid=uid, scope="default", **fields)
             except BaseException:
                 writer.cancel()

@@ -1000,7 +1000,13 @@ class SearchEngine:
 
     def _analyze(self, lang: str, word: str) -> frozenset[str]:
         """`word`'s index terms in `lang`, cached: re-ranking and snippets ask for the words of
-        every hit, and the same hits come back query after query."""
+        every hit, and the same hits come back query after query.
+
+        Tried (session 18): the build kept what its analyzers made of each indexed word in a
+        table beside the units, read here on a miss. A cold German question analyzes ~500 of
+        its hits' words (5-7 ms); a row read through sqlite3 costs 9 us against 14-20 us to
+        analyze the word (306 words: 2.9 against 4.3-6.2 ms), a few ms a cold question for a
+        table every build writes: left out (payloads were identical)."""
         cache = self._analyzed.get(lang)
         if cache is None:
             cache = self._analyzed[lang] = {}
