@@ -29,3 +29,22 @@ def library_with(factory: pytest.TempPathFactory, *files: Path) -> Corpus:
 def use_home(monkeypatch: pytest.MonkeyPatch, library: Corpus) -> None:
     """Point the CLI (which opens ``Corpus()``) at `library`'s home."""
     monkeypatch.setenv("REGELWERK_HOME", str(library.home))
+
+
+def semantic_library_with(factory: pytest.TempPathFactory, *files: Path) -> Corpus:
+    """`library_with` with sentence vectors on (skipped without the extra regelwerk[semantic]).
+    Its homes share one sentence cache per test session, so a CR is embedded once."""
+    from regelwerk.index.search import semantic
+
+    if not semantic.installed():
+        pytest.skip("the optional extra regelwerk[semantic] is not installed")
+    home = factory.mktemp("semantic-home")
+    shared = factory.getbasetemp() / "sentence-cache"
+    shared.mkdir(exist_ok=True)
+    (home / "cache").symlink_to(shared, target_is_directory=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(semantic.ENV, "on")
+        library = Corpus(home)
+        report = library.ingest(files)  # the ingest embeds the newest CR (a minute or two)
+        assert not report.errors, report.errors
+    return library

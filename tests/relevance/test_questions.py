@@ -41,7 +41,7 @@ from bench.questions import Question, expectation_problem, groups, load_question
 from regelwerk.index.search.query import SearchEngine
 from regelwerk.index.store.corpus import Corpus
 from tests.conftest import NEEDS_SHARED
-from tests.search_home import NEWEST, library_with
+from tests.search_home import NEWEST, library_with, semantic_library_with
 
 ALL = load_questions(split=None)
 DEV = [q for q in ALL if q.split == "dev"]
@@ -166,13 +166,7 @@ SEMANTIC_OVER_FTS5 = 1.55
 
 @pytest.fixture(scope="module")
 def semantic_library(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    from regelwerk.index.search import semantic
-
-    if not semantic.installed():
-        pytest.skip("the optional extra regelwerk[semantic] is not installed")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(semantic.ENV, "on")
-        return library_with(tmp_path_factory, NEWEST)  # the ingest embeds the CR (a minute or two)
+    return semantic_library_with(tmp_path_factory, NEWEST)
 
 
 @NEEDS_SHARED

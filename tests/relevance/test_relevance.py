@@ -17,10 +17,12 @@ from bench.baseline import Case, Fts5Baseline, load_cases, score
 from regelwerk.index.search.query import SearchEngine
 from regelwerk.index.store.corpus import Corpus
 from tests.conftest import CORPUS, NEEDS_SHARED
-from tests.search_home import NEWEST, OLDEST, library_with
+from tests.search_home import NEWEST, OLDEST, library_with, semantic_library_with
 
 pytestmark = NEEDS_SHARED
 MIN_MRR = 0.85
+#: The issue's floor for the keyword cases, which the optional sentence vectors must keep too.
+SEMANTIC_MIN_MRR = 0.90
 CASES = load_cases()
 
 
@@ -86,3 +88,25 @@ def test_mrr_beats_threshold_and_baseline(engine: SearchEngine, library: Corpus)
     print("not first:", *misses, sep="\n  ")
     assert ours.mrr >= MIN_MRR, f"regelwerk MRR {ours.mrr:.3f} < {MIN_MRR}"
     assert ours.mrr > base.mrr
+
+
+def test_mrr_with_sentence_vectors_beats_threshold(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The optional extra re-orders questions only, and the keyword cases' questions with them:
+    the set stays over the issue's 0.90 (session 18: 0.907, against 0.945 without; the set's
+    questions are the ones the lexical weights were first tuned on)."""
+    from regelwerk.index.search import semantic
+
+    library = semantic_library_with(
+        tmp_path_factory, NEWEST, OLDEST, CORPUS / "en" / "MagicCompRules-20151113.txt"
+    )
+    monkeypatch.setenv(semantic.ENV, "on")
+    engine = SearchEngine(library)
+    try:
+        ours = score(CASES, _regelwerk(engine))
+    finally:
+        engine.close()
+    print()
+    print(ours.line("regelwerk with sentence vectors"))
+    assert ours.mrr >= SEMANTIC_MIN_MRR, f"regelwerk MRR {ours.mrr:.3f} < {SEMANTIC_MIN_MRR}"
