@@ -11,8 +11,9 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 ``--split fresh4``, ``--split fresh5``, ``--split fresh6``, ``--split fresh7`` and ``--split fresh8``
 for the third to ninth (``fresh2.tsv`` to ``fresh8.tsv``); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
-(``dev2.tsv``), the third's (``dev3.tsv``) and the fourth's (``dev4.tsv``), each alone with
-``--split players``, ``german``, ``dev2``, ``dev3`` or ``dev4``; ``--misses`` lists
+(``dev2.tsv``), the third's (``dev3.tsv``), the fourth's (``dev4.tsv``) and the fifth's
+(``dev5.tsv``), each alone with ``--split players``, ``german``, ``dev2``, ``dev3``, ``dev4`` or
+``dev5``; ``--misses`` lists
 the questions whose answer is not first; ``--neighbours`` counts, per language, where each
 miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
 elsewhere) and how many answers are not among the RERANK re-ranked hits, nor among
@@ -94,8 +95,15 @@ DEV3 = QUESTIONS.with_name("dev3.tsv")
 #: set expects (nor their parent or subrule) and no other set does. Read with the other dev rows
 #: (``--split dev4`` alone).
 DEV4 = QUESTIONS.with_name("dev4.tsv")
+#: Dev questions, fifth round (session 18): 90 more dev rows written blind like `DEV2`'s (60
+#: German, 15 of them colloquial or misspelt; 30 English) by another helper, after the
+#: sentence-vector re-rank's weight was chosen on the 555 older dev rows, on rules no held-out set
+#: expects (``fresh9.tsv`` included; nor their parent or subrule) and no other set does. Read with
+#: the other dev rows (``--split dev5`` alone).
+DEV5 = QUESTIONS.with_name("dev5.tsv")
 #: The dev files read beside ``questions.tsv``'s dev rows, by the split that reads one alone.
-MORE_DEV = {"players": PLAYERS, "german": GERMAN, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4}
+MORE_DEV = {"players": PLAYERS, "german": GERMAN, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4,
+            "dev5": DEV5}
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -112,9 +120,9 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     """The questions of one split (``dev``, ``held``; None: all), in file order.
 
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
-    (`PLAYERS`), the German ones (`GERMAN`), the second to fourth rounds' (`DEV2`, `DEV3`,
-    `DEV4`), ``held`` ``questions.tsv`` alone, ``players``, ``german``, ``dev2``, ``dev3`` and
-    ``dev4`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh held-out file (`FRESH`)
+    (`PLAYERS`), the German ones (`GERMAN`), the second to fifth rounds' (`DEV2`, `DEV3`,
+    `DEV4`, `DEV5`), ``held`` ``questions.tsv`` alone, ``players``, ``german``, ``dev2`` to
+    ``dev5`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh held-out file (`FRESH`)
     and ``fresh2`` to ``fresh8`` the third to ninth ones (`HELD_OUT`).
     """
     if path is None:

@@ -19,9 +19,10 @@ weights retuned on it (TOPIC, INTENT, feedback.GLOSS) German 0.656 / 0.74, Engli
 0.85, 1.64x FTS5; with ``dev3.tsv``'s 90 more, written blind the same way after those changes
 were chosen (German 0.499 / 0.55, English 0.593 / 0.83), German 0.632 / 0.71, English 0.717 /
 0.85, 1.53x FTS5; with ``dev4.tsv``'s 90 more, written blind in session 17 (German 0.600 /
-0.68, English 0.616 / 0.77), German 0.627 / 0.71, English 0.701 / 0.83, 1.46x FTS5); the held-out
-split is only reported (``python bench/questions.py --split held``), never tested, so nothing
-is tuned on it; so is
+0.68, English 0.616 / 0.77), German 0.627 / 0.71, English 0.701 / 0.83, 1.46x FTS5; with
+``dev5.tsv``'s 90 more, written blind in session 18 (German 0.423 / 0.53, English 0.634 / 0.73),
+German 0.604 / 0.69, English 0.696 / 0.82, 1.44x FTS5); the held-out split is only reported
+(``python bench/questions.py --split held``), never tested, so nothing is tuned on it; so is
 the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--split fresh2``;
 ``fresh3.tsv``, ``--split fresh3``; ``fresh4.tsv``, ``--split fresh4``; ``fresh5.tsv``,
 ``--split fresh5``; ``fresh6.tsv``, ``--split fresh6``; ``fresh7.tsv``, ``--split fresh7``;
@@ -62,9 +63,10 @@ FRESH7 = load_questions(split="fresh7")
 #: The ninth held-out set (session 17's, written by a helper before that session's changes).
 FRESH8 = load_questions(split="fresh8")
 #: (MRR@10, hit@3) floors per language on the dev split, a little under what it reaches (with
-#: ``dev4.tsv``: German 0.627 / 0.71, English 0.701 / 0.834).
-FLOORS = {"de": (0.60, 0.69), "en": (0.68, 0.81)}
-#: English MRR at least this many times FTS5's on the same questions (with ``dev4.tsv``: 1.46x).
+#: ``dev4.tsv``: German 0.627 / 0.71, English 0.701 / 0.834; with ``dev5.tsv``: German 0.604 /
+#: 0.694, English 0.696 / 0.820, so the German floor moved down from 0.60 / 0.69).
+FLOORS = {"de": (0.58, 0.67), "en": (0.68, 0.81)}
+#: English MRR at least this many times FTS5's on the same questions (with ``dev5.tsv``: 1.44x).
 OVER_FTS5 = 1.40
 
 
@@ -81,7 +83,7 @@ def test_the_set_is_big_enough_and_split() -> None:
     for lang, n in langs.items():
         assert 0.25 <= held[lang] / n <= 0.35, (lang, held[lang], n)
     assert {q.split for q in ALL} == {"dev", "held"}
-    more_dev = ("players.tsv", "german.tsv", "dev2.tsv", "dev3.tsv", "dev4.tsv")
+    more_dev = ("players.tsv", "german.tsv", "dev2.tsv", "dev3.tsv", "dev4.tsv", "dev5.tsv")
     assert {q.split for q in ALL if q.source in more_dev} == {"dev"}
     assert len({q.case.query for q in ALL}) == len(ALL), "a question is in the set twice"
 
