@@ -111,6 +111,7 @@ from bench import tune
 from bench.baseline import hit_matches
 from bench.learn import captured
 from bench.questions import Question, load_questions, newest_library
+from regelwerk.index.search import semantic
 from regelwerk.index.search.semantic import INTENT_WORDS
 
 #: The pool is the lexical ranking's: the shipped re-rank (the same term, `semantic.WEIGHT`) stays off.
@@ -165,26 +166,6 @@ def first_reading() -> Any:
         query.read = read  # type: ignore[assignment]
 
 
-def texts_of(library: Any) -> dict[str, str]:
-    """Embedding text per key: ``cr:NUMBER`` (the newest CR's rule, its section's title in
-    front) and ``gl:TERM`` (a glossary entry)."""
-    from regelwerk.ingest.model import newest_release
-
-    newest = newest_release(library.store.all())
-    assert newest is not None
-    titles = {s.number: s.title for s in newest.sections if s.number and s.title}
-    out = {}
-    for s in newest.sections:
-        if not s.number:
-            continue
-        head = titles.get(s.number.split(".")[0], "")
-        own = f"{s.title}. " if s.title and s.number != s.number.split(".")[0] else ""
-        out[f"cr:{s.number}"] = f"{head}: {own}{s.text}".strip(": ") if head else f"{own}{s.text}"
-    for g in newest.glossary:
-        out[f"gl:{g.terms[0]}"] = f"{', '.join(g.terms)}: {g.text}"
-    return out
-
-
 def collect(questions: list[Question]) -> tuple[list[Pooled], dict[str, str], float]:
     """Every question's top RERANK hits in the code's order, the embedding texts, and the
     code's dev MRR@10 as `bench/questions.py` scores it (a check that the pool is the code's)."""
@@ -193,7 +174,7 @@ def collect(questions: list[Question]) -> tuple[list[Pooled], dict[str, str], fl
     from regelwerk.index.search.query import RERANK, SearchEngine
 
     engine = SearchEngine(library)
-    texts = texts_of(library)
+    texts = semantic.embedding_texts(library)  # the shipped texts: the newest CR, glossary, seeds
     out = []
     seen: dict[str, Any] = {}
     direct = 0.0
@@ -211,7 +192,7 @@ def collect(questions: list[Question]) -> tuple[list[Pooled], dict[str, str], fl
         rows = []
         for f, sc in seen["out"][:RERANK]:
             hit = engine._hit(f, sc, {"en": set(), "de": set()}).to_dict()
-            rows.append((float(sc), key_of(f, texts), hit_matches(hit, q.case.expect)))
+            rows.append((float(sc), semantic.key_of(f, texts), hit_matches(hit, q.case.expect)))
         intents = tuple(r.intents) if r is not None else ()
         untranslated = tuple(r.untranslated) if r is not None and r.lang == "de" else ()
         out.append(Pooled(q.lang, group(q), q.case.query, english, intents, tuple(rows),
@@ -221,17 +202,6 @@ def collect(questions: list[Question]) -> tuple[list[Pooled], dict[str, str], fl
                 texts.setdefault(key, key[4:])
     engine.close()
     return out, texts, direct / max(len(questions), 1)
-
-
-def key_of(f: dict[str, Any], texts: dict[str, str]) -> str:
-    """The embedding key of a hit: its rule today in the newest CR, its glossary entry, else
-    its own title and text (``own:...``)."""
-    if f.get("kind") == "glossary" and f"gl:{f.get('term')}" in texts:
-        return f"gl:{f.get('term')}"
-    for n in (f.get("current"), f.get("number")):
-        if n and f"cr:{n}" in texts:
-            return f"cr:{n}"
-    return f"own:{f.get('title') or ''}. {f.get('text') or ''}".strip()
 
 
 def pool(questions: list[Question]) -> tuple[list[Pooled], dict[str, str]]:
