@@ -112,7 +112,13 @@ class _Growth:
         # 0.7 ms now); a plain file is read where a search looks. The price is paid warm: a
         # query's reads go through the file system, CPU p50 over the 449 mixed queries of
         # ``bench.py`` 0.30 -> 0.35 ms (mean 0.49 -> 0.53; p95 the same); mapping each file
-        # into memory (mmap, no copy) was tried: 0.33 ms, left out.
+        # into memory (mmap, no copy) was tried: 0.33 ms, left out. A second price is open
+        # files: an engine keeps each segment's terms, postings and every column it has read
+        # open. With the whole archive ingested one release at a time (108 CRs, 10 segments,
+        # the most ``segments.MAX_SEGMENTS`` allows, 119 files), searches in every scope leave
+        # one engine holding 73 descriptors (12 with compound files) and the facade's pool of
+        # 4 engines 289 (45); ``bench/load.py``'s server peaked at 308 (104) over that home,
+        # 139 over its own: far from the usual limit of 1024 (session 18).
         self.writer = ix.writer(codec=codec, limitmb=WRITER_MB, compound=False)
         self.names = set(ix.schema.names())
         # fields whose empty value writes nothing (no stored value, no column): left out
