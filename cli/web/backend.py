@@ -51,11 +51,13 @@ def status_for(exc: BaseException) -> int:
 
 def warm(library: Any) -> None:
     """Build what the first request would otherwise build: rule table, links, search index
-    (and load what the first question would: the sentence encoder, where it is installed)."""
+    (and load what the first question in each language would: its sentence encoder, where the
+    extra is installed)."""
     from regelwerk.ingest.model.errors import RegelwerkError
 
     for method, query in (("rule", "100.1"), ("term", "flying"), ("search", "x"),
-                          ("search", "when may a player cast a spell")):
+                          ("search", "when may a player cast a spell"),
+                          ("search", "wann darf ein Spieler einen Zauberspruch wirken")):
         with contextlib.suppress(RegelwerkError):
             getattr(library, method)(query)
 

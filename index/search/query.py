@@ -535,7 +535,7 @@ class SearchEngine:
             return ranked
         if self._vectors is None:
             self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
-        return semantic.rerank(ranked, semantic.english_text(query, self._reading), self._vectors, RERANK)
+        return semantic.rerank(ranked, query, self._reading, self._vectors, RERANK)
 
     def _weigh(self) -> None:
         """BM25F with the question parameters for a question, whoosh's defaults otherwise."""
