@@ -138,3 +138,20 @@ def test_serve_says_when_it_cannot_listen() -> None:
     assert result.exit_code == 1
     said = f"error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use)"
     assert said in result.output
+
+
+def test_the_server_raises_its_open_files_limit_within_the_hard_one() -> None:
+    """A home with the whole archive needs about 310 descriptors under load: over macOS's
+    default soft limit of 256 (`server.OPEN_FILES`)."""
+    resource = pytest.importorskip("resource")
+    from regelwerk.cli.web.server import raise_open_files
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, soft), hard))
+        now = raise_open_files(1024)
+        expected = 1024 if hard == resource.RLIM_INFINITY else min(1024, hard)
+        assert now == expected == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert raise_open_files(300) == expected  # never lowered
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
