@@ -2,6 +2,7 @@
 
     python tools/cardterms.py ../shared/corpus/cards/mtgjson/            # write data/terms/evidence.tsv
     python tools/cardterms.py ../shared/corpus/cards/mtgjson/ --fill     # ... and fill empty `de` cells
+    python tools/cardterms.py ../shared/corpus/cards/mtgjson/ --out /tmp/evidence.tsv   # a scratch copy
 
 For every row of ``data/terms/keywords.tsv`` and ``core.tsv`` the English side picks the
 printings that use the term: cards whose MTGJSON ``keywords`` name it (keyword abilities,
@@ -13,7 +14,14 @@ German text contains the form" (2·both / (term printings + form printings)), wi
 `MIN_PRINTINGS` printings. Typical is not enough: the words that stand beside a term on the
 cards ("aus deinem Friedhof zurück") are as typical as the term itself, so a form must also
 translate into the term's English words by the rules lexicon (`translates`; the lexicon is
-learned from the same cards by word alignment, ``tools/build_lexicon.py``, so build it first).
+learned from the same cards by word alignment, ``tools/build_lexicon.py``, so build it first),
+read as a question is read: a word's curated sense first (the aligner gives a term's neighbours
+some of its weight: "zurück" hand 0.26 beside return), a separated verb as one word ("wirf ...
+ab": abwerfen, discard; "wende Hellsicht 1 an": anwenden, apply, so "wende" is no Scry), and a
+term of several words by two of them or by a word that is no term of its own ("Kreaturen
+zugefügt" says creature, not Unblocked Creature). On the English side the words of a longer
+term are that term's ("double strike" is no Double) and a keyword before "counter" names a
+counter ("void counter").
 A shorter form inside a longer one with (almost) the same printings
 is dropped ("Kann" inside "Kann fliegen"). Each form keeps its evidence: printings, distinct
 cards, sets, first and last year, one example card.
@@ -42,9 +50,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from regelwerk.index.search.lexicon import Lexicon, lexicon
+from regelwerk.index.search.lexicon import Lexicon, Translation, lexicon
+from regelwerk.index.search.question import CURATED_COMPANION, separated
 from regelwerk.index.terms.function_words import function_words
 from regelwerk.ingest.model.fold import fold
+from regelwerk.ingest.model.stemming import stem
 
 ROOT = Path(__file__).resolve().parents[1]
 TERMS = ROOT / "data" / "terms"
@@ -89,6 +99,7 @@ _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
 #: A chunk of card text never begins or ends with one of these German function words (the
 #: one function-word table's ``boundary`` words; "kann" is not one, so "Kann fliegen" stays).
 _STOP = function_words("de", "boundary")
+_PARTICLES = function_words("de", "particle")
 
 
 @dataclass
@@ -108,9 +119,16 @@ class Form:
     printings: list[int] = field(default_factory=list)
 
 
-def grams(text: str, own_names: Iterable[str]) -> tuple[frozenset[str], frozenset[str], dict[str, str]]:
+def grams(
+    text: str, own_names: Iterable[str], lex: Lexicon | None = None
+) -> tuple[frozenset[str], frozenset[str], dict[str, str]]:
     """Lower-case 1-3 word n-grams of a German card text, those that stand alone as a segment
-    (a keyword line: "Fliegend", "Kann fliegen"), and the surface form of each."""
+    (a keyword line: "Fliegend", "Kann fliegen"), and the surface form of each.
+
+    With the lexicon, a separated verb is one word ("wirf eine Karte ab": the word "wirf … ab",
+    abwerfen, as `regelwerk.index.search.question.separable` reads a question): its particle
+    is no form of its own, nor in an n-gram without its verb ("ab", "Karte ab"), and its stem
+    is no form without its particle ("wende Hellsicht 1 an" is anwenden, apply, not "wende")."""
     for name in own_names:
         if name:
             text = text.replace(name, " ")
@@ -121,18 +139,25 @@ def grams(text: str, own_names: Iterable[str]) -> tuple[frozenset[str], frozense
         words = _WORD.findall(line)
         if 0 < len(words) <= 3:
             alone.add(" ".join(words).lower())
+        verbs = {j: i for j, i, _ in separated(words, lex)} if lex is not None else {}
+        particles = {i: j for j, i in verbs.items()}
         for n in (1, 2, 3):
             for i in range(len(words) - n + 1):
                 chunk = words[i : i + n]
                 if chunk[0].lower() in _STOP or chunk[-1].lower() in _STOP or min(map(len, chunk)) < 2:
                     continue  # "Rückblende R": a mana symbol's letter is not a word
+                span = range(i, i + n)
+                if any(k in particles and particles[k] not in span for k in span):
+                    continue  # a particle without its verb
+                if n == 1 and i in verbs:
+                    chunk = [words[i], *(["…"] if verbs[i] > i + 1 else []), words[verbs[i]]]
                 surface = " ".join(chunk)
                 out.setdefault(surface.lower(), surface)
     return frozenset(out), frozenset(alone & set(out)), out
 
 
 def load(
-    paths: list[Path],
+    paths: list[Path], lex: Lexicon | None = None
 ) -> tuple[list[Printing], list[tuple[frozenset[str], str]], Counter[str], dict[str, Counter[str]]]:
     """Every German printing with text: its n-grams; and per printing the English side."""
     sys.path.insert(0, str(ROOT.parent))
@@ -152,7 +177,7 @@ def load(
                 for p in card.printings:
                     if not p.text_de or p.year is None:
                         continue
-                    keys, alone, surface = grams(p.text_de, (p.name_de or "", card.name))
+                    keys, alone, surface = grams(p.text_de, (p.name_de or "", card.name), lex)
                     printings.append(Printing(card.name, p.name_de or "", p.set_code, p.year, keys, alone))
                     english.append((frozenset(k.lower() for k in card.keywords), (card.text or "").lower()))
                     df.update(keys)
@@ -161,12 +186,30 @@ def load(
     return printings, english, df, surfaces
 
 
-def uses(term: str, kind: str, english: list[tuple[frozenset[str], str]]) -> list[int]:
+def uses(
+    term: str, kind: str, english: list[tuple[frozenset[str], str]], longer: Iterable[str] = ()
+) -> list[int]:
     """Indexes of printings whose English side uses the term: MTGJSON tags the keyword on the
-    card, or the Oracle text says it ("gains flying", "without flying" count too)."""
+    card, or the Oracle text says it ("gains flying", "without flying" count too). Inside a
+    `longer` term's name the words are that term's ("double strike" is no use of Double), and
+    a keyword's word before "counter" names a kind of counter ("a void counter", "suspect
+    counters": no use of the ability word Void or the keyword action Suspect)."""
     low = term.lower()
-    pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?:s|es|ed|d)?(?![\w-])")
-    return [i for i, (kw, text) in enumerate(english) if low in kw or pattern.search(text)]
+    pattern = re.compile(_word_pattern(low))
+    inside = [t.lower() for t in longer if t.lower() != low and re.search(_word_pattern(low), t.lower())]
+    if kind != "core":
+        inside.append(f"{low} counter")
+    other = re.compile("|".join(map(_word_pattern, inside))) if inside else None
+    return [
+        i
+        for i, (kw, text) in enumerate(english)
+        if low in kw or pattern.search(other.sub("#", text) if other else text)
+    ]
+
+
+def _word_pattern(low: str) -> str:
+    """A lower-case term as words of an English text, with the endings of its inflections."""
+    return rf"(?<![\w-]){re.escape(low)}(?:s|es|ed|d)?(?![\w-])"
 
 
 def english_words(term: str) -> tuple[str, ...]:
@@ -176,22 +219,65 @@ def english_words(term: str) -> tuple[str, ...]:
 
 def same_word(a: str, b: str) -> bool:
     """Two English words that differ at most in their ending ("fly"/"flying", "untap"/
-    "untapped", "cycle"/"cycling"): a common start of all but one letter of the shorter."""
-    n = min(len(a), len(b))
-    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), n)
-    return n >= 3 and common >= max(3, n - 1)
+    "untapped", "cycle"/"cycling"): the same English stem. A compound is another word
+    ("land"/"landfall": "ein Land unter deiner Kontrolle" says no landfall)."""
+    return stem(a, "en") == stem(b, "en")
 
 
-def translates(form: str, term: tuple[str, ...], lex: Lexicon) -> bool:
+def translates(form: str, term: tuple[str, ...], lex: Lexicon, general: frozenset[str] = frozenset()) -> bool:
     """Does a German form say the term: one of its words (or a compound's part, or the whole
-    form as a lexicon phrase) translates into one of the term's English words?"""
+    form as a lexicon phrase) translates into one of the term's English words?
+
+    A separated verb ("wirf … ab", see `grams`) is read as the verb it is (abwerfen). A word
+    with a curated translation (term tables, ``words.tsv``, the CR's and the cards' own words)
+    says what that entry says; the corpus adds only strong alternatives (`CURATED_COMPANION`,
+    as `regelwerk.index.search.question` reads a question), not the collocations the aligner
+    gives some of a term's weight ("zurück": return, not hand 0.26, from "bringe ... auf deine
+    Hand zurück"; "danach": after, not shuffle 0.44, from "mische danach").
+
+    A term of several words needs two of them, or one that is not a `general` term of its own
+    (the English stems of the one-word term names): "Kreaturen zugefügt" says creature, not
+    Unblocked Creature; "Hauptphase" says main and phase."""
     words = form.split()
-    keys = [form, *words, *(lex.lemma(w) for w in words), *(p for w in words for p in lex.split(w))]
-    return any(
-        t.p >= MIN_TRANSLATION and any(same_word(t.en, w) for w in term)
+    keys = [
+        form, " ".join([*words[:-1], lex.lemma(words[-1])]), *words, *(lex.lemma(w) for w in words),
+        *(p for w in words for p in lex.split(w) or _parts(w, lex)),
+    ]
+    if " … " in form or (len(words) == 2 and words[1] in _PARTICLES):
+        stem_, particle = words[0], words[-1]
+        verbs = [v for v in (particle + lex.lemma(stem_), lex.lemma(particle + stem_)) if lex.knows(v)]
+        keys = verbs[:1] or keys
+    said = {
+        w
         for key in dict.fromkeys(keys)
-        for t in lex.translations(fold(key))
-    )
+        for t in _senses(lex.translations(fold(key)))
+        if t.p >= MIN_TRANSLATION
+        for w in term
+        if same_word(t.en, w)
+    }
+    if len(set(term)) < 2:
+        return bool(said)
+    return len(said) >= 2 or any(stem(w, "en") not in general for w in said)
+
+
+def general_stems(names: Iterable[str]) -> frozenset[str]:
+    """The English stems of the one-word term names ("creatur", "phase", "attack"): a word of a
+    longer term that is a term of its own (`translates`)."""
+    return frozenset(stem(n.lower(), "en") for n in names if len(english_words(n)) == 1)
+
+
+def _parts(word: str, lex: Lexicon) -> list[str]:
+    """A compound's parts where the lexicon knows it whole only weakly ("Loyalitätsfähigkeit":
+    loyalty 0.70, and its parts loyalty and ability), as a question's word is read."""
+    found = lex.translations(fold(word))
+    return (lex._split(fold(word), 0) or []) if found and max(t.p for t in found) < 1.0 else []
+
+
+def _senses(found: tuple[Translation, ...]) -> tuple[Translation, ...]:
+    """A word's translations, the learned ones beside a curated one only when strong."""
+    if any(t.source != "mtgjson" for t in found):
+        return tuple(t for t in found if t.source != "mtgjson" or t.p >= CURATED_COMPANION)
+    return found
 
 
 def forms_for(
@@ -211,10 +297,14 @@ def forms_for(
         alone.update(printings[i].segments)
     dice = {k: 2 * n / (len(positive) + df[k]) for k, n in both.items() if n >= MIN_PRINTINGS and says(k)}
     main: list[str] = []
-    for key in sorted((k for k in dice if dice[k] >= MIN_DICE), key=lambda k: (-dice[k], -both[k], k)):
+    # on a tie the keyword line first ("Stufe aufsteigen {2}", not its "aufsteigen")
+    ranked = sorted(
+        (k for k in dice if dice[k] >= MIN_DICE), key=lambda k: (-dice[k], -both[k], -alone[k], k)
+    )
+    for key in ranked:
         if _subsumed(key, main, both, alone):
             continue
-        main = [k for k in main if not (k in key and both[key] >= SUBSUMED * both[k])]
+        main = [k for k in main if not (_inside(k, key) and both[key] >= SUBSUMED * both[k])]
         main.append(key)
         if len(main) == MAX_FORMS:
             break
@@ -244,9 +334,15 @@ def forms_for(
     return out
 
 
+def _inside(short: str, long: str) -> bool:
+    """Is a form words of a longer one ("kann" in "kann fliegen"; "bonus" is no word of
+    "bonuskosten": Kicker is printed "Bonus", its cost "Bonuskosten")?"""
+    return f" {short} " in f" {long} "
+
+
 def _subsumed(key: str, kept: list[str], both: Counter[str], alone: Counter[str]) -> bool:
     """A form inside a kept longer one with nearly its printings, or a kept form in a sentence."""
-    if any(key in longer and both[longer] >= SUBSUMED * both[key] for longer in kept if longer != key):
+    if any(_inside(key, longer) and both[longer] >= SUBSUMED * both[key] for longer in kept if longer != key):
         return True
     return alone[key] < 0.5 * both[key] and any(
         shorter in key.split() or f" {shorter} " in f" {key} " for shorter in kept
@@ -314,30 +410,34 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("paths", nargs="+", type=Path, help="MTGJSON files or folders of them")
     parser.add_argument("--fill", action="store_true", help="fill empty de cells of keyword rows")
+    parser.add_argument("--out", type=Path, default=EVIDENCE,
+                        help=f"where to write the table (default {EVIDENCE.relative_to(ROOT)})")
     args = parser.parse_args(argv)
-    printings, english, df, surfaces = load(args.paths)
     lex = lexicon()
     if lex is None:
         parser.error("the rules lexicon (data/lexicon/*.tsv) is missing: "
                      "run tools/build_lexicon.py first")
+    printings, english, df, surfaces = load(args.paths, lex)
     lines = ["\t".join(COLUMNS)]
     found: dict[tuple[str, str], list[dict[str, object]]] = {}
     tagged = {k for kw, _ in english for k in kw}
+    names = sorted({en for en, _, _ in rows()})
+    general = general_stems(names)
     for en, kind, _de in rows():
-        positive = uses(en, kind, english)
+        positive = uses(en, kind, english, names)
         if len(positive) < MIN_PRINTINGS:
             continue
-        says = functools.partial(translates, term=english_words(en), lex=lex)
+        says = functools.partial(translates, term=english_words(en), lex=lex, general=general)
         forms = forms_for(positive, printings, df, surfaces, says)
         found[(en, kind)] = forms
         if forms and en.lower() in tagged:  # MTGJSON names it as a card's keyword
             forms[0]["_tagged"] = True
         for f in forms:
             lines.append("\t".join([en, kind] + [str(f[c]) for c in COLUMNS[2:]]))
-    EVIDENCE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     terms = sum(1 for forms in found.values() if forms)
     print(f"{len(printings)} German printings, {terms} terms with evidence, {len(lines) - 1} forms "
-          f"-> {EVIDENCE}")
+          f"-> {args.out}")
     if args.fill:
         print(f"filled {fill(found)} empty de cells")
     return 0

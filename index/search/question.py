@@ -380,7 +380,18 @@ def separable(words: list[str], lex: Lexicon) -> list[str]:
     trigger; "teilt ... zu": zuteilen, assign). Anything else is left as typed.
     """
     out = list(words)
+    for j, i, verb in separated(words, lex):
+        out[j], out[i] = verb, ""
+    return [w for w in out if w]
+
+
+def separated(words: list[str], lex: Lexicon) -> list[tuple[int, int, str]]:
+    """The separated verbs of `words` as (verb's index, particle's index, the joined verb's
+    lemma), in the particles' order: what `separable` joins (``tools/cardterms.py`` reads card
+    text with it, "wirf eine Karte ab": abwerfen)."""
+    out = list(words)
     folded = [fold(w) for w in words]
+    found = []
     for i, f in enumerate(folded):
         if f not in PARTICLES or (i + 1 < len(folded) and folded[i + 1] not in CLAUSE_ENDS):
             continue
@@ -390,8 +401,9 @@ def separable(words: list[str], lex: Lexicon) -> list[str]:
             verb = next((v for v in (f + lex.lemma(out[j]), lex.lemma(f + folded[j])) if lex.knows(v)), None)
             if verb is not None and len(folded[j]) > 2:
                 out[j], out[i] = verb, ""
+                found.append((j, i, verb))
                 break
-    return [w for w in out if w]
+    return found
 
 
 def _translate(lex: Lexicon, word: str) -> list[tuple[str, float]]:
@@ -453,4 +465,4 @@ def _add(
         english[en] = max(english.get(en, 0.0), p)
 
 
-__all__ = ["INTENTS", "Reading", "cognate", "intents", "language", "read", "separable"]
+__all__ = ["INTENTS", "Reading", "cognate", "intents", "language", "read", "separable", "separated"]
