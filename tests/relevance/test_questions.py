@@ -172,9 +172,8 @@ def test_a_question_mark_changes_no_answer(engine: SearchEngine) -> None:
 #: `regelwerk.index.search.semantic`), a little under what they reach on the dev split (session
 #: 18: German 0.661 / 0.77, English 0.772 / 0.88, 1.62x FTS5; with ``dev5.tsv``, written after
 #: the weight was chosen, German 0.651 / 0.76, English 0.764 / 0.88, 1.58x FTS5; with
-#: ``dev6.tsv``, German 0.646 / 0.75, English 0.777 / 0.88, 1.53x FTS5; session 19, German
-#: questions by multilingual-e5-small: German 0.662 / 0.76).
-SEMANTIC_FLOORS = {"de": (0.64, 0.74), "en": (0.74, 0.85)}
+#: ``dev6.tsv``, German 0.646 / 0.75, English 0.777 / 0.88, 1.53x FTS5).
+SEMANTIC_FLOORS = {"de": (0.63, 0.74), "en": (0.74, 0.85)}
 SEMANTIC_OVER_FTS5 = 1.50
 
 
