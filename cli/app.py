@@ -115,8 +115,9 @@ def doctor(
 
 
 @app.command()
-def docs(json_mode: JsonOption = False) -> None:
+def docs(json_mode: JsonOption = False, lang: LangOption = None) -> None:
     """List the ingested documents with their version and record counts."""
+    # --lang sets only the interface language, read from the whole command line (cli.i18n.detect)
     from regelwerk.index.facade import Library
 
     data = Library().docs()

@@ -189,7 +189,7 @@ class Library:
 
     def prepare(self) -> None:
         """The writer step a read runs when it finds no built state (see ``Corpus.prepare``)."""
-        self._writer().prepare(self.building)
+        self._writer().prepare(type(self).building)  # the class's function, not bound to self
         self._reopen()
 
     @property

@@ -87,9 +87,6 @@ def _read_commands() -> list[tuple[str, Any]]:
 @pytest.mark.parametrize(("name", "command"), _read_commands())
 def test_every_read_command_has_json_and_lang_from_the_one_helper(name: str, command: Any) -> None:
     options = {opt: p for p in command.params for opt in getattr(p, "opts", ())}
-    if name == "docs":  # nothing of it depends on the reader's language
-        assert "--json" in options
-        return
     assert {"--json", "--lang"} <= set(options), name
     # rule's --lang also takes "both" (options.LangBothOption): same meaning, one more value
     assert options["--lang"].help.startswith(LANG_HELP), name
@@ -103,3 +100,21 @@ def test_no_command_catches_errors_itself() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         tries = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Try)]
         assert not tries, f"{path.name} catches errors at lines {tries}"
+
+
+def test_a_read_that_builds_first_says_its_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Library.building` hears the writer step a read runs (the CLI sets a plain function on
+    the class for a terminal's stderr): called with the step alone, not bound to the library."""
+    steps: list[str] = []
+
+    def hear(step: str) -> None:
+        steps.append(step)
+
+    import shutil
+
+    assert Library(tmp_path / "home").search("banding", limit=1)["hits"]  # a new home: built at once
+    for built in (tmp_path / "home" / "derived").glob("*/search"):
+        shutil.rmtree(built)  # as an upgrade that changes the index format leaves it
+    monkeypatch.setattr(Library, "building", hear)
+    assert Library(tmp_path / "home").search("banding", limit=1)["hits"]
+    assert "search index" in steps
