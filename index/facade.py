@@ -105,6 +105,12 @@ def lost_message(doc_id: str, info: dict[str, Any]) -> Message:
                source=str(info.get("source") or "FILE"))
 
 
+#: A German-only search where no German CR is stored: only the seeds' German sections answer.
+NO_GERMAN_RULES = N_("no German Comprehensive Rules are ingested: with --lang de only the German seed "
+                     "texts (older than today's rules) are searched; without --lang a German question "
+                     "finds the English rules too")
+
+
 class Library:
     """The rules library under ``home`` (default: ``REGELWERK_HOME`` or the user data directory)."""
 
@@ -287,11 +293,23 @@ class Library:
             finally:
                 self._engines.put(engine)
         data = found.to_dict()
+        if lang == "de" and not self._german_rules():
+            note = msg(NO_GERMAN_RULES)
+            data["notes"].append(str(note))
+            data["messages"].append(note.to_dict())
         if self.cards.exists():  # after the rules, the cards the query names
             from regelwerk.index.cards.search import named_cards
 
             data["cards"] = named_cards(self.cards.connect(), query)
         return data
+
+    def _german_rules(self) -> bool:
+        """Is a German (or bilingual) CR release stored? (The manifest's summaries: no record read.)"""
+        from regelwerk.ingest.model.releases import is_release
+
+        docs = self.corpus.store.manifest().get("documents", {}).values()
+        return any(is_release(d["summary"]["kind"], d["summary"].get("version"))
+                   and "de" in d["summary"]["language"] for d in docs if "summary" in d)
 
     @_names_damage
     def search_cards(self, query: str, limit: int = 10) -> dict[str, Any]:
