@@ -454,7 +454,7 @@ class Library:
         from regelwerk.index.search import semantic
 
         lost = [said for _, _, said in self._lost()]
-        vectors = semantic.status()
+        vectors = semantic.status(self.corpus)
         return {"documents": self.corpus.documents() + self.cards.summaries(), "home": str(self.home),
                 "lost": [str(m) for m in lost], "lost_messages": [m.to_dict() for m in lost],
                 "semantic": semantic.enabled(), "semantic_note": str(vectors),

@@ -298,3 +298,23 @@ def test_the_tokenizer_is_the_model_s_own_file() -> None:
     text = encoders.tokenizer_json()  # size and sha256 checked
     tokens = Tokenizer.from_str(text).encode("When can I cast a sorcery?").tokens
     assert tokens[:3] == ["[CLS]", "when", "can"]
+
+
+@NEEDS_NUMPY
+def test_docs_says_when_the_vectors_are_not_built_yet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A home built before the extra was installed: `docs` says the next question builds them."""
+    monkeypatch.setenv(semantic.ENV, "off")
+    library = Corpus(tmp_path / "home")
+    library.prepare()  # built without vectors
+    encoder = FakeEncoder()
+    monkeypatch.setenv(semantic.ENV, "on")
+    monkeypatch.setattr(semantic, "models", lambda: (MINILM,))
+    monkeypatch.setattr(semantic, "encoder", lambda name: encoder)
+    assert not semantic.built(library)
+    assert "not built yet" in str(semantic.status(library))
+    assert not encoder.seen  # only looked at
+    library.prepare()  # the writer step a question (or doctor --repair) runs
+    assert semantic.built(library)
+    assert "ordered by meaning too" in str(semantic.status(library))

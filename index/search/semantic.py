@@ -88,11 +88,17 @@ def enabled() -> bool:
     return wanted() and installed()
 
 
-def status() -> Message:
-    """What `regelwerk docs` says of sentence vectors: on, switched off, or not installed."""
+def status(library: Corpus | None = None) -> Message:
+    """What `regelwerk docs` says of sentence vectors: on, on but not built yet for `library`'s
+    documents (a home from before the extra: its next question builds them), switched off, or
+    not installed."""
     if enabled():
+        model = ", ".join(m.name for m in models())
+        if library is not None and not built(library):
+            return msg(N_("sentence vectors: on ({model}), not built yet: the next question builds them "
+                          "(about a minute), or run `regelwerk doctor --repair`"), model=model)
         return msg(N_("sentence vectors: on ({model}): a question's best hits are ordered by meaning too"),
-                   model=", ".join(m.name for m in models()))
+                   model=model)
     if installed():
         return msg(N_("sentence vectors: off ({env}=off)"), env=ENV)
     return msg(N_("sentence vectors: off (for better answers to questions install the extra: "
@@ -242,10 +248,18 @@ def build(library: Corpus, folder: Path, say: Callable[[str], None] | None = Non
     (folder / KEYS_FILE).write_text(json.dumps({"models": names, "keys": keys}), encoding="utf-8")
 
 
+def _salt() -> str:
+    return "+".join(m.name for m in models()) + f"-{SALT}"
+
+
 def vectors_dir(library: Corpus, say: Callable[[str], None] | None = None) -> Path:
     """The built artefact (a writer builds it first if needed; a reader raises `NotBuilt`)."""
-    salt = "+".join(m.name for m in models()) + f"-{SALT}"
-    return library.store.derived("vectors", lambda tmp: build(library, tmp, say=say), salt=salt)
+    return library.store.derived("vectors", lambda tmp: build(library, tmp, say=say), salt=_salt())
+
+
+def built(library: Corpus) -> bool:
+    """Are the current documents' vectors built? (Looked at, never built: `regelwerk docs`.)"""
+    return library.store.is_built("vectors", salt=_salt())
 
 
 # -- ranking --------------------------------------------------------------------------------------
@@ -311,6 +325,7 @@ def rerank(
 
 
 __all__ = [
-    "ENV", "Vectors", "build", "embedding_texts", "enabled", "encoder", "english_text", "installed", "key_of",
+    "ENV", "Vectors", "build", "built", "embedding_texts", "enabled", "encoder", "english_text", "installed",
+    "key_of",
     "models", "reorder", "rerank", "status", "vectors_dir", "wanted",
 ]

@@ -651,10 +651,8 @@ class Store:
         (``Corpus.prepare``: the writer lock, then a build of the committed state). A reader
         whose state a writer replaced meanwhile follows the writer's state, which is built.
         """
-        base = self.root / "derived"
         for attempt in range(4):
-            key = self.fingerprint() + (f"-{salt}" if salt else "")
-            final = base / key / name
+            key, final = self._derived_path(name, salt)
             self._lease(key)
             problem = artefact_problem(final) if final.exists() else f"{final}: not built"
             if problem is None:
@@ -671,6 +669,17 @@ class Store:
                 self._build_into(final, build)
             return final
         raise AssertionError("unreachable: the last attempt raises or returns")
+
+    def _derived_path(self, name: str, salt: str) -> tuple[str, Path]:
+        """The key of the current documents' derived version and artefact `name`'s path in it."""
+        key = self.fingerprint() + (f"-{salt}" if salt else "")
+        return key, self.root / "derived" / key / name
+
+    def is_built(self, name: str, *, salt: str = "") -> bool:
+        """Is artefact `name` built (and whole, by the cheap check) for the current documents?
+        Only looked at: nothing is built or leased."""
+        _, final = self._derived_path(name, salt)
+        return final.exists() and artefact_problem(final) is None
 
     def _follow_writer(self, key: str) -> bool:
         """Has a writer committed a newer state than this reader's? Then let go of `key` and
