@@ -51,8 +51,8 @@ def status_for(exc: BaseException) -> int:
 
 def warm(library: Any) -> None:
     """Build what the first request would otherwise build: rule table, links, search index
-    (and load what the first question in each language would: its sentence encoder, where the
-    extra is installed)."""
+    (and load what the first question in each language would: the German lexicon for a German
+    one, and the sentence encoder where the extra is installed)."""
     from regelwerk.ingest.model.errors import RegelwerkError
 
     for method, query in (("rule", "100.1"), ("term", "flying"), ("search", "x"),

