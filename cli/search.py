@@ -62,7 +62,11 @@ def search(
 
 def render_hits(con: Console, data: dict[str, Any]) -> None:
     """Hits grouped by their rule (702.15 with its matching subrules beneath), each rule
-    titled in both languages where the term tables know it ("Lifelink · Lebensverknüpfung")."""
+    titled in both languages where the term tables know it ("Lifelink · Lebensverknüpfung").
+
+    A paragraph of a document without numbers (the seeds' number-stripped CR excerpt) goes
+    under the rule linking found it to be today (``current``): the head says "today 702.22",
+    each line its subrule's number of today, in the same colour."""
     from regelwerk.cli.bilingual import titled
     from regelwerk.cli.i18n import messages_or_notes
 
@@ -83,11 +87,15 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
         current = _rule_of(head["current"]) if head["current"] else None
         today = _("today {number}").format(number=current) if current and current != rule else ""
         where = ", ".join(x for x in (head["version"] or head["document"], head["language"]) if x)
-        styled(con, (label, "bold"), f" {title}" if title else "", "  ", (f"({where})", "dim"),
+        # no label (an unnumbered paragraph's head): no space before its title
+        styled(con, (label, "bold"), f" {title}" if title and label else title, "  ", (f"({where})", "dim"),
                *(("  ", (today, "cyan")) if today else ()))
         for h in group:
             own = h["number"] if h["number"] and h["number"] != rule else ""
-            styled(con, "    ", *(((own, "bold"), " ") if own else ()), *marked(h["snippet"]))
+            style = "bold"
+            if not h["number"] and h["current"] and h["current"] != current:
+                own, style = h["current"], "cyan"  # no number of its own: today's
+            styled(con, "    ", *(((own, style), " ") if own else ()), *marked(h["snippet"]))
 
 
 def _rule_of(number: str) -> str:
@@ -102,11 +110,17 @@ _RULE = re.compile(r"\d+(?:\.\d+)?")
 def group_hits(hits: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Hits of the same rule in the same document together, at the place of the best of them.
 
-    Hits without a number (glossary entries) stay on their own.
+    A hit without a number of its own that linking numbered (a paragraph of the unnumbered
+    excerpt) goes with the rule it is today; hits without either (glossary entries) stay on
+    their own.
     """
-    groups: dict[tuple[str, str] | int, list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, str, str] | int, list[dict[str, Any]]] = {}
     for i, h in enumerate(hits):
-        key: tuple[str, str] | int = (h["document"], _rule_of(h["number"])) if h["number"] else i
+        key: tuple[str, str, str] | int = i
+        if h["number"]:
+            key = (h["document"], "own", _rule_of(h["number"]))
+        elif h["current"]:
+            key = (h["document"], "today", _rule_of(h["current"]))
         groups.setdefault(key, []).append(h)
     return list(groups.values())
 

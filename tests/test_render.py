@@ -97,6 +97,30 @@ def test_search_hit_keeps_square_brackets_and_marks_matches() -> None:
     ]
 
 
+def test_unnumbered_paragraphs_go_under_the_rule_they_are_today() -> None:
+    """The seeds' number-stripped excerpt has no numbers of its own: its hits were one head
+    each ("Banding (cr-excerpt-…) today 702.22" five times, no number on any line)."""
+    excerpt = {"number": None, "title": "Banding", "term": None, "language": "en", "version": None,
+               "document": "cr-excerpt-en-keywords-unnumbered", "names": {"en": "Banding", "de": "Bündnis"}}
+    hits = [
+        {**excerpt, "current": "702.22i", "snippet": "the entire «band» becomes blocked."},
+        {**excerpt, "current": None, "title": "Comprehensive Rules", "names": {},
+         "snippet": "Search the official rules"},
+        {**excerpt, "current": "702.22", "snippet": "«Banding»"},
+        {**excerpt, "current": "702.22a", "snippet": "«Banding» is a static ability"},
+    ]
+    con, out = _console()
+    render_hits(con, {"notes": [], "hits": hits})
+    assert _lines(out) == [
+        "Banding · Bündnis  (cr-excerpt-en-keywords-unnumbered, en)  today 702.22",
+        "    702.22i the entire band becomes blocked.",
+        "    Banding",
+        "    702.22a Banding is a static ability",
+        "Comprehensive Rules  (cr-excerpt-en-keywords-unnumbered, en)",
+        "    Search the official rules",
+    ]
+
+
 def test_term_keeps_square_brackets_in_german() -> None:
     con, out = _console()
     match = {
