@@ -139,6 +139,51 @@ def test_loanwords_are_read_as_the_english_word_they_are_spelt_as(word: str, eng
     assert cognate(word, lambda w: w in known) == english
 
 
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [
+        ("proliferiere", "proliferate"),  # "ich proliferiere": the first person of a loanword in -ieren
+        ("proliferiert", "proliferate"),
+        ("gekickt", "kick"),  # a participle of an English verb
+        ("ausphast", "phase"),  # behind a separable verb's particle ("phast aus")
+        ("ausgephast", "phase"),
+        ("kickt", None),  # no mark of a German verb: a bare stem is no loan verb
+        ("gerest", None),  # "ge" and "t" around a stem of three letters
+    ],
+)
+def test_english_verbs_the_lexicon_lacks_read_through_german_forms(word: str, english: str | None) -> None:
+    from regelwerk.index.search.question import cognate, loan_verb
+
+    known = {"proliferate", "kick", "phase", "rest"}
+    assert (cognate(word, lambda w: w in known) or loan_verb(word, lambda w: w in known)) == english
+
+
+def test_an_english_word_compounded_with_german_is_read_in_its_parts(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import english_head
+
+    assert not lex.knows("Kickerkosten") and not lex.split("Kickerkosten")
+    known = {"kicker", "kick"}
+    head = english_head(lex, "kickerkosten", lambda w: w in known)
+    assert head is not None and head[0] == "kicker" and ("cost", 1.0) in head[1]
+    reading = read("Kann ein Zauber mit Kickerkosten", lambda w: w.lower() in known, DE_STOP, lex)
+    assert "kicker" in reading.untranslated and reading.english["cost"] == 1.0
+    # a first part no English word, or a rest the lexicon does not translate: not split
+    assert english_head(lex, "kickerkosten", lambda w: False) is None
+    assert english_head(lex, "kickerxyzq", lambda w: w in known) is None
+
+
+def test_punctuation_ends_the_clause_a_separable_verb_s_particle_ends(lex: Lexicon) -> None:
+    from regelwerk.index.search.question import clause_breaks
+
+    assert clause_breaks("legt den Namen fest: hat sie, und dann") == frozenset({3, 5})
+    # "schlägt ... vor, darf ich": the comma ends "vorschlagen"'s clause ("vor" is no "before")
+    reading = read("der Gegner schlägt eine Abkürzung vor, darf ich sie kürzen", english_word, DE_STOP, lex)
+    assert "propose" in reading.english and "before" not in reading.english, reading.english
+    # without the comma "vor" is followed by more of its clause: a preposition, as ever
+    reading = read("der Gegner schlägt eine Abkürzung vor darf ich sie kürzen", english_word, DE_STOP, lex)
+    assert "propose" not in reading.english
+
+
 def test_an_untranslated_loanword_reaches_english(lex: Lexicon) -> None:
     assert not lex.knows("Duplikat")
     reading = read("Was passiert mit einem Duplikat", lambda w: w.lower() == "duplicate", DE_STOP, lex)

@@ -50,7 +50,7 @@ from regelwerk.index.search.bounds import bound_query
 from regelwerk.index.search.hits import Hit, SearchResult
 from regelwerk.index.search.lexicon import lexicon
 from regelwerk.index.search.members import Members, Place
-from regelwerk.index.search.question import Reading, language, read
+from regelwerk.index.search.question import CLAUSE_MARK, Reading, language, read
 from regelwerk.index.search.rerank import PHRASE_WORDS, QUESTION_TERMS
 from regelwerk.index.search.snippets import snippet
 from regelwerk.index.search.syntax import syntax_problem, uses_syntax, without_question_marks
@@ -754,7 +754,9 @@ class SearchEngine:
         numbers = [n for n in _NUMBER.findall(text)]
         rest = _NUMBER.sub(" ", text)
         fixed = self._corrected(_WORD.findall(rest), notes)
-        joined = " ".join(fixed)
+        # the corrected words, with the punctuation that ends a clause after them (`read`)
+        marks = [" ".join(CLAUSE_MARK.findall(gap)) for gap in _WORD.split(rest)[1:]]
+        joined = " ".join(f"{w}{m}" for w, m in zip(fixed, marks, strict=True))
         en, de = set(terms("en", joined)), set(terms("de", joined))
         reading = read(
             joined, lambda w: self.indexed(w, ("en",)), DE_STOP, None, lambda w: self.indexed(w, ("de",))
