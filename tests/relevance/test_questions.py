@@ -93,7 +93,7 @@ def test_the_set_is_big_enough_and_split() -> None:
         assert 0.25 <= held[lang] / n <= 0.35, (lang, held[lang], n)
     assert {q.split for q in ALL} == {"dev", "held"}
     more_dev = ("players.tsv", "german.tsv", "dev2.tsv", "dev3.tsv", "dev4.tsv", "dev5.tsv",
-                "dev6.tsv")
+                "dev6.tsv", "dev7.tsv")
     assert {q.split for q in ALL if q.source in more_dev} == {"dev"}
     assert len({q.case.query for q in ALL}) == len(ALL), "a question is in the set twice"
 
