@@ -21,7 +21,11 @@ ab": abwerfen, discard; "wende Hellsicht 1 an": anwenden, apply, so "wende" is n
 term of several words by two of them or by a word that is no term of its own ("Kreaturen
 zugefügt" says creature, not Unblocked Creature). On the English side the words of a longer
 term are that term's ("double strike" is no Double) and a keyword before "counter" names a
-counter ("void counter").
+counter ("void counter"). Each sense gets its own forms: a German word the term tables give
+another row says that row ("Marke" is Counters, not the keyword action Counter), a form that
+says all of a neighbouring term and part of this one is the neighbour's ("aufgedeckt" is Face
+Up, not Face Down), and a constant neighbour on the cards lends a word no weight where a
+curated word says the term ("Arkane" beside "Kopplung" is no Splice).
 A shorter form inside a longer one with (almost) the same printings
 is dropped ("Kann" inside "Kann fliegen"). Each form keeps its evidence: printings, distinct
 cards, sets, first and last year, one example card.
@@ -46,7 +50,7 @@ import functools
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,6 +97,9 @@ SUBSUMED = 0.8
 #: "Friedhof" (graveyard 1.0) is; "deinem", "Bringe" (return 0.11) and "zurück", which merely
 #: stand beside it on the cards, are not.
 MIN_TRANSLATION = 0.25
+#: A word stands beside a term when the English side of half its printings holds it
+#: ("arcane" on the Splice cards: `said_words`).
+BESIDE = 0.5
 
 _REMINDER = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
@@ -187,24 +194,33 @@ def load(
 
 
 def uses(
-    term: str, kind: str, english: list[tuple[frozenset[str], str]], longer: Iterable[str] = ()
+    term: str,
+    kind: str,
+    english: list[tuple[frozenset[str], str]],
+    longer: Iterable[str] = (),
+    inside_only: list[int] | None = None,
 ) -> list[int]:
     """Indexes of printings whose English side uses the term: MTGJSON tags the keyword on the
     card, or the Oracle text says it ("gains flying", "without flying" count too). Inside a
     `longer` term's name the words are that term's ("double strike" is no use of Double), and
     a keyword's word before "counter" names a kind of counter ("a void counter", "suspect
-    counters": no use of the ability word Void or the keyword action Suspect)."""
+    counters": no use of the ability word Void or the keyword action Suspect). The printings
+    whose only uses are inside such a longer name go to `inside_only`: neither the term's nor
+    against it, since the longer term's German may hold the term's word ("additional cost":
+    "zusätzliche Kosten")."""
     low = term.lower()
     pattern = re.compile(_word_pattern(low))
     inside = [t.lower() for t in longer if t.lower() != low and re.search(_word_pattern(low), t.lower())]
     if kind != "core":
         inside.append(f"{low} counter")
     other = re.compile("|".join(map(_word_pattern, inside))) if inside else None
-    return [
-        i
-        for i, (kw, text) in enumerate(english)
-        if low in kw or pattern.search(other.sub("#", text) if other else text)
-    ]
+    out = []
+    for i, (kw, text) in enumerate(english):
+        if low in kw or pattern.search(other.sub("#", text) if other else text):
+            out.append(i)
+        elif inside_only is not None and other is not None and pattern.search(text):
+            inside_only.append(i)
+    return out
 
 
 def _word_pattern(low: str) -> str:
@@ -224,7 +240,16 @@ def same_word(a: str, b: str) -> bool:
     return stem(a, "en") == stem(b, "en")
 
 
-def translates(form: str, term: tuple[str, ...], lex: Lexicon, general: frozenset[str] = frozenset()) -> bool:
+def translates(
+    form: str,
+    term: tuple[str, ...],
+    lex: Lexicon,
+    general: frozenset[str] = frozenset(),
+    named: Mapping[str, frozenset[str]] | None = None,
+    row: str = "",
+    specific: bool = False,
+    beside: Callable[[str], bool] | None = None,
+) -> bool:
     """Does a German form say the term: one of its words (or a compound's part, or the whole
     form as a lexicon phrase) translates into one of the term's English words?
 
@@ -233,11 +258,44 @@ def translates(form: str, term: tuple[str, ...], lex: Lexicon, general: frozense
     says what that entry says; the corpus adds only strong alternatives (`CURATED_COMPANION`,
     as `regelwerk.index.search.question` reads a question), not the collocations the aligner
     gives some of a term's weight ("zurück": return, not hand 0.26, from "bringe ... auf deine
-    Hand zurück"; "danach": after, not shuffle 0.44, from "mische danach").
+    Hand zurück"; "danach": after, not shuffle 0.44, from "mische danach"), and a learned
+    translation only where no stronger one names a word `beside` the term on its cards
+    ("Arkane": arcane 0.43, not splice 0.38, from "Splice onto Arcane"; `said_words`).
+    A word the term tables give another row (`named`, see `german_names`) says that row's
+    English words, not this `row`'s: an English word with two senses has a German word for
+    each ("Marke" is Counters, the noun, so it says no Counter, the keyword action
+    "neutralisieren"; "Kommandeur" is Commander, no Command zone; "Tappe" is Tap and Untap,
+    no Untapped).
 
     A term of several words needs two of them, or one that is not a `general` term of its own
     (the English stems of the one-word term names): "Kreaturen zugefügt" says creature, not
-    Unblocked Creature; "Hauptphase" says main and phase."""
+    Unblocked Creature; "Hauptphase" says main and phase. A compound that nearly only the
+    term's printings use (`specific`, see `forms_for`) names a kind of its general word, so that
+    word will do ("Anfangshand", a kind of hand, on Opening Hand's cards alone; not
+    "blockenden", which is the general word's own inflection)."""
+    said = said_words(form, term, lex, named, row, beside)
+    if len(set(term)) < 2:
+        return bool(said)
+    kind_of = specific and " " not in form and bool(lex.split(form) or _parts(form, lex))
+    return len(said) >= 2 or (kind_of and bool(said)) or any(stem(w, "en") not in general for w in said)
+
+
+def said_words(
+    form: str,
+    term: tuple[str, ...],
+    lex: Lexicon,
+    named: Mapping[str, frozenset[str]] | None = None,
+    row: str = "",
+    beside: Callable[[str], bool] | None = None,
+) -> set[str]:
+    """The words of `term` that the German `form` translates into (see `translates`).
+
+    A learned translation into the term does not count where the word translates more strongly
+    into a word that stands `beside` the term on its cards and a curated German word says the
+    term already: the aligner shares the weight of two words that always stand together
+    ("Arkane": arcane 0.43, splice 0.38, as every Splice card says "Splice onto Arcane", whose
+    splice is "Kopplung"; "Einsatz" stays ante 0.48 beside play 0.59, "playing for ante", as
+    no curated word says ante)."""
     words = form.split()
     keys = [
         form, " ".join([*words[:-1], lex.lemma(words[-1])]), *words, *(lex.lemma(w) for w in words),
@@ -247,17 +305,119 @@ def translates(form: str, term: tuple[str, ...], lex: Lexicon, general: frozense
         stem_, particle = words[0], words[-1]
         verbs = [v for v in (particle + lex.lemma(stem_), lex.lemma(particle + stem_)) if lex.knows(v)]
         keys = verbs[:1] or keys
-    said = {
-        w
-        for key in dict.fromkeys(keys)
-        for t in _senses(lex.translations(fold(key)))
-        if t.p >= MIN_TRANSLATION
-        for w in term
-        if same_word(t.en, w)
-    }
-    if len(set(term)) < 2:
-        return bool(said)
-    return len(said) >= 2 or any(stem(w, "en") not in general for w in said)
+    said: set[str] = set()
+    for key in dict.fromkeys(keys):
+        others = _named_elsewhere(key, lex, named or {}, row)
+        found = _senses(lex.translations(fold(key)))
+        for t in found:
+            if t.p < MIN_TRANSLATION:
+                continue
+            if beside is not None and t.source == "mtgjson" and _curated(lex, t.en) and any(
+                u.p > t.p and not any(same_word(u.en, w) for w in term) and beside(u.en) for u in found
+            ):
+                continue  # a neighbour's weight
+            if any(same_word(t.en, o) for o in others):
+                continue  # another row's word: that row's sense
+            said.update(w for w in term if same_word(t.en, w))
+    return said
+
+
+def german_names(lex: Lexicon) -> dict[str, frozenset[str]]:
+    """Folded German name, and its lemma -> the English names of the rows whose ``de``,
+    ``de_variants`` or ``de_old`` cell it is ("marke", "marken": Counters; "spielen": Play,
+    Activate, Cast)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for name in ("keywords.tsv", "core.tsv"):
+        lines = (TERMS / name).read_text(encoding="utf-8").splitlines()
+        for line in lines[1:]:
+            cells = line.split("\t")
+            for cell in "|".join(cells[3:6]).split("|"):
+                if cell.strip():
+                    out[fold(cell.strip())].add(cells[0])
+                    out[fold(lex.lemma(cell.strip()))].add(cells[0])
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def term_words(
+    form: str,
+    specific: bool,
+    *,
+    en: str,
+    lex: Lexicon,
+    general: frozenset[str] = frozenset(),
+    named: Mapping[str, frozenset[str]] | None = None,
+    neighbours: Iterable[str] = (),
+    beside: Callable[[str], bool] | None = None,
+) -> int:
+    """How many words of the term `en` the German `form` says (0: it is no form of it; see
+    `translates`). A form that says only part of the term and the whole of a `neighbours`
+    term of as many words is the neighbour's ("aufgedeckt" says face and up: Face Up, not
+    Face Down)."""
+    term = english_words(en)
+    if not translates(form, term, lex, general, named, en, specific, beside):
+        return 0
+    said = said_words(form, term, lex, named, en, beside)
+    if len(said) < len(set(term)):
+        for other in neighbours:
+            words = english_words(other)
+            if said_words(form, words, lex, named, other) >= set(words):
+                return 0
+    return len(said)
+
+
+def neighbours(en: str, names: Iterable[str]) -> list[str]:
+    """The terms of as many words or more that share a word with `en`, a term of several
+    words ("Face Up" beside "Face Down")."""
+    own = {stem(w, "en") for w in english_words(en)}
+    if len(english_words(en)) < 2:
+        return []
+    return [n for n in names if n != en and len(english_words(n)) >= len(english_words(en))
+            and own & {stem(w, "en") for w in english_words(n)}]
+
+
+def _named_elsewhere(
+    key: str, lex: Lexicon, named: Mapping[str, frozenset[str]], row: str
+) -> tuple[str, ...]:
+    """The English words of the rows other than `row` that the term tables name by the German
+    `key` (as printed, else its lemma: "getappt" is Tapped's, "Tappe" the lemma tappen's, Tap
+    and Untap's); none when `key` names `row` itself. A row whose words are a part of `row`'s
+    name is no other sense: its German names are words of this term's ("Hauptphase", Main
+    Phase, in Precombat Main Phase)."""
+    rows = named.get(fold(key)) or named.get(fold(lex.lemma(key))) or frozenset()
+    if not row or row in rows:
+        return ()
+    own = _stems(row)
+    return tuple(w for r in rows if not _stems(r) < own for w in english_words(r))
+
+
+def _beside(positive: list[int], stems: list[frozenset[str]]) -> Callable[[str], bool]:
+    """Does an English word stand on at least `BESIDE` of the printings `positive`?"""
+
+    @functools.cache
+    def beside(word: str) -> bool:
+        key = _english_stem(word)
+        return sum(1 for i in positive if key in stems[i]) >= BESIDE * len(positive)
+
+    return beside
+
+
+@functools.cache
+def _curated(lex: Lexicon, english: str) -> bool:
+    """Does a curated translation (term tables, ``words.tsv``, the CR's and cards' words) say
+    the English word?"""
+    found = lex._db.execute(
+        "SELECT 1 FROM translation WHERE en = ? AND source != 'mtgjson' LIMIT 1", (english,)
+    ).fetchone()
+    return found is not None
+
+
+@functools.cache
+def _english_stem(word: str) -> str:
+    return stem(word, "en")
+
+
+def _stems(term: str) -> frozenset[str]:
+    return frozenset(stem(w, "en") for w in english_words(term))
 
 
 def general_stems(names: Iterable[str]) -> frozenset[str]:
@@ -285,17 +445,24 @@ def forms_for(
     printings: list[Printing],
     df: Counter[str],
     surfaces: dict[str, Counter[str]],
-    says: Callable[[str], bool] = lambda form: True,
+    says: Callable[[str, bool], int] = lambda form, specific: 1,
+    aside: Iterable[int] = (),
 ) -> list[dict[str, object]]:
     """The German forms typical of `positive` that `says` the term, with their evidence: the
     strongest forms by Dice, then older keyword-line forms that nearly only these printings
-    use ("Kann fliegen")."""
+    use ("Kann fliegen"). `says` tells how many of the term's words a form says (0: it is no
+    form of the term), and hears whether nearly only these printings use the form; printings
+    `aside` (see `uses`) count neither for a form nor against it."""
     both: Counter[str] = Counter()
     alone: Counter[str] = Counter()
     for i in positive:
         both.update(printings[i].grams)
         alone.update(printings[i].segments)
-    dice = {k: 2 * n / (len(positive) + df[k]) for k, n in both.items() if n >= MIN_PRINTINGS and says(k)}
+    df = df.copy()
+    for i in aside:
+        df.subtract(printings[i].grams)
+    said = {k: says(k, n >= MIN_PRECISION * df[k]) for k, n in both.items() if n >= MIN_PRINTINGS}
+    dice = {k: 2 * both[k] / (len(positive) + df[k]) for k, n in said.items() if n}
     main: list[str] = []
     # on a tie the keyword line first ("Stufe aufsteigen {2}", not its "aufsteigen")
     ranked = sorted(
@@ -308,7 +475,8 @@ def forms_for(
         main.append(key)
         if len(main) == MAX_FORMS:
             break
-    out = [_evidence(k, dice[k], alone[k] / both[k], positive, printings, surfaces) for k in main]
+    out = [_evidence(k, dice[k], alone[k] / both[k], positive, printings, surfaces) | {"_said": said[k]}
+           for k in main]
     if out:
         newest = max(int(str(f["last_year"])) for f in out)
         older = [
@@ -321,6 +489,7 @@ def forms_for(
         ]
         for key in sorted(older, key=lambda k: (-both[k], k)):
             ev = _evidence(key, dice[key], alone[key] / both[key], positive, printings, surfaces)
+            ev["_said"] = said[key]
             first, last = int(str(ev["first_year"])), int(str(ev["last_year"]))
             in_era = sum(1 for i in positive if first <= printings[i].year <= last)
             if (
@@ -375,14 +544,17 @@ def _evidence(
 
 
 def _eras(forms: list[dict[str, object]]) -> None:
-    """current: the strongest of the forms still printed in the newest years; old: a form whose
-    last printing is no later than the current form's first and `OLD_GAP` years before its
-    last (1994-95 "Kann fliegen" before 1995-2022 "Fliegend"); the rest are variants."""
+    """current: of the forms still printed in the newest years, the one that says most of the
+    term's words ("zusätzlichen Zug", not "nach diesem Zug", for Extra Turn), then the
+    strongest; old: a form whose last printing is no later than the current form's first and
+    `OLD_GAP` years before its last (1994-95 "Kann fliegen" before 1995-2022 "Fliegend"); the
+    rest are variants."""
     if not forms:
         return
     latest = max(int(str(f["last_year"])) for f in forms)
     newest = [f for f in forms if int(str(f["last_year"])) >= latest - 2]
-    current = max(newest, key=lambda f: (float(str(f["dice"])), int(str(f.get("_recent", 0)))))
+    current = max(newest, key=lambda f: (int(str(f.get("_said", 1))), float(str(f["dice"])),
+                                         int(str(f.get("_recent", 0)))))
     first, last = int(str(current["first_year"])), int(str(current["last_year"]))
     for f in forms:
         end = int(str(f["last_year"]))
@@ -393,6 +565,7 @@ def _eras(forms: list[dict[str, object]]) -> None:
         else:
             f["era"] = "variant"
         f.pop("_recent", None)
+        f.pop("_said", None)
 
 
 def rows() -> Iterator[tuple[str, str, str]]:
@@ -423,12 +596,16 @@ def main(argv: list[str] | None = None) -> int:
     tagged = {k for kw, _ in english for k in kw}
     names = sorted({en for en, _, _ in rows()})
     general = general_stems(names)
+    named = german_names(lex)
+    stems = [frozenset(map(_english_stem, re.findall(r"[a-z]+", text))) for _, text in english]
     for en, kind, _de in rows():
-        positive = uses(en, kind, english, names)
+        aside: list[int] = []
+        positive = uses(en, kind, english, names, aside)
         if len(positive) < MIN_PRINTINGS:
             continue
-        says = functools.partial(translates, term=english_words(en), lex=lex, general=general)
-        forms = forms_for(positive, printings, df, surfaces, says)
+        says = functools.partial(term_words, en=en, lex=lex, general=general, named=named,
+                                 neighbours=neighbours(en, names), beside=_beside(positive, stems))
+        forms = forms_for(positive, printings, df, surfaces, says, aside)
         found[(en, kind)] = forms
         if forms and en.lower() in tagged:  # MTGJSON names it as a card's keyword
             forms[0]["_tagged"] = True
