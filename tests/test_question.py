@@ -179,6 +179,10 @@ def test_punctuation_ends_the_clause_a_separable_verb_s_particle_ends(lex: Lexic
     # "schlägt ... vor, darf ich": the comma ends "vorschlagen"'s clause ("vor" is no "before")
     reading = read("der Gegner schlägt eine Abkürzung vor, darf ich sie kürzen", english_word, DE_STOP, lex)
     assert "propose" in reading.english and "before" not in reading.english, reading.english
+    # a relative clause between the verb and its particle does not end the verb's clause
+    query = "Löst eine Fähigkeit, die auf Hellsicht reagiert, auch aus, wenn ich"
+    reading = read(query, english_word, DE_STOP, lex)
+    assert reading.english.get("trigger") == 1.0, reading.english
     # without the comma "vor" is followed by more of its clause: a preposition, as ever
     reading = read("der Gegner schlägt eine Abkürzung vor darf ich sie kürzen", english_word, DE_STOP, lex)
     assert "propose" not in reading.english
