@@ -73,3 +73,27 @@ def test_the_word_cache_starts_again_when_full(monkeypatch: pytest.MonkeyPatch) 
     for n in range(7):
         assert snippet(f"word{n} damage", "en", {"damage"}, _analyze) == f"word{n} «damage»"
         assert 1 <= len(snippets._WORDS) <= 3
+
+
+def test_an_english_rules_opening_quote_mark_is_kept() -> None:
+    """702.22b opens with a quote mark; the snippet once began "«Bands» with «other»” is"."""
+    text = "“Bands with other” is a special form of banding."
+    got = snippet(text, "en", {"band", "other"}, _analyze)
+    assert got == "“«Bands» with «other»” is a special form of banding."
+
+
+def test_a_german_rules_opening_quote_mark_is_kept() -> None:
+    """The German seed's 702.19b opens with „ and closes with “ (an initial quote in Unicode)."""
+    text = "„Bündnis mit anderen“ ist eine spezielle Form von Bündnisfähigkeit."
+    got = snippet(text, "de", {"bündni", "anderen"}, _analyze)
+    assert got == "„«Bündnis» mit «anderen»“ ist eine spezielle Form von Bündnisfähigkeit."
+
+
+def test_a_window_keeps_the_quote_marks_of_its_first_and_last_words() -> None:
+    text = "one two three “bands with other” four five six seven"
+    got = snippet(text, "en", {"band", "other"}, _analyze, width=3)
+    assert got == "…“«bands» with «other»”…"
+    german = "eins zwei drei „Bündnis mit anderen“ vier fünf sechs"
+    got = snippet(german, "de", {"bündni", "anderen"}, _analyze, width=3)
+    assert got == "…„«Bündnis» mit «anderen»“…"
+    assert snippet("a b c player's d e", "en", {"player"}, _analyze, width=2) == "…c «player»…"

@@ -7,6 +7,7 @@ what they analyze to, so "Trampling" is marked for a query that searched "trampl
 from __future__ import annotations
 
 import re
+import unicodedata
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable
@@ -16,6 +17,22 @@ from regelwerk.index.search.analysis import TextCache
 HIGHLIGHT = ("«", "»")
 
 _WORD = re.compile(r"\w+")
+
+#: Marks that open a quote or bracket (Unicode Ps, Pi: „ “ ‘ ( [ «) and the straight quotes,
+#: which belong to the word they stand against: a window starting or ending at that word
+#: keeps them (a snippet of "“Bands with other” is …" once began "Bands with other” is"); not
+#: one between two words' letters (the apostrophe of "player's").
+_STRAIGHT = "\"'"
+
+
+def _opens(char: str) -> bool:
+    return char in _STRAIGHT or unicodedata.category(char) in ("Ps", "Pi")
+
+
+def _closes(char: str) -> bool:
+    """Closing marks; "Pi" too: German closes a quote with “ (U+201C, an initial quote)."""
+    return char in _STRAIGHT or unicodedata.category(char) in ("Pe", "Pf", "Pi")
+
 
 #: How many texts' word positions `_words` keeps (cleared when full; a few kB each).
 WORDS_CACHE = 2048
@@ -78,13 +95,21 @@ def snippet(
     best = densest(sorted(marks), width)
     last = min(len(starts), best + width) - 1
     out: list[str] = []
-    cursor = starts[best]
+    cursor = 0 if best == 0 else starts[best]
+    while cursor > 0 and _opens(text[cursor - 1]) and not text[cursor - 2 : cursor - 1].isalnum():
+        cursor -= 1
     for i in range(best, last + 1):
         s, e = starts[i], ends[i]
         out.append(text[cursor:s])
         out.append(f"{HIGHLIGHT[0]}{text[s:e]}{HIGHLIGHT[1]}" if i in marks else text[s:e])
         cursor = e
-    trailing = text[cursor:] if last == len(starts) - 1 else ""
+    if last == len(starts) - 1:
+        trailing = text[cursor:]
+    else:
+        end = cursor
+        while end < len(text) and _closes(text[end]) and not text[end + 1 : end + 2].isalnum():
+            end += 1
+        trailing = text[cursor:end]
     prefix = "…" if best > 0 else ""
     suffix = "…" if last < len(starts) - 1 else ""
     return " ".join(f"{prefix}{''.join(out)}{trailing}{suffix}".split())
