@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,21 +42,16 @@ def run_ingest(
                       fmt=fmt, choices=choices))
     library = Library()
     files = library.files(paths, follow_symlinks=follow_symlinks)
-    if not json_mode and sys.stderr.isatty() and len(files) > 1:
-        from rich.progress import Progress
-
-        with Progress(console=console(stderr=True), transient=True) as bar:
+    if not json_mode and sys.stderr.isatty():  # one file too: its build may embed for a minute
+        with progress_bar(console(stderr=True)) as bar:
             task = bar.add_task(_("ingesting"), total=len(files))
 
             def step(path: Path) -> None:
                 bar.update(task, description=_("ingesting {file}").format(file=_label(path.name)), advance=1)
 
-            def stage(text: str) -> None:
-                bar.update(task, description=_("building: {step}").format(step=_label(text)))
-
             data = library.ingest(
-                paths, fmt, strict=strict, progress=step, stage=stage, follow_symlinks=follow_symlinks,
-                replace=replace,
+                paths, fmt, strict=strict, progress=step, stage=build_steps(bar, task),
+                follow_symlinks=follow_symlinks, replace=replace,
             )
     else:
         data = library.ingest(
@@ -74,6 +70,36 @@ def run_ingest(
         sys.stderr.write(safe_text(error_text(message(err))) + "\n")
     if data["errors"]:
         raise typer.Exit(1)
+
+
+def progress_bar(con: Any) -> Any:
+    """The ingest's progress display on `con` (a terminal's stderr): each task's text, its bar,
+    how many of how many, and the time left; gone when it ends."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    return Progress(*columns, console=con, transient=True)
+
+
+def build_steps(bar: Any, task: Any) -> Callable[[str], None]:
+    """What hears a build's steps on the progress display `bar`: a step's text becomes
+    `task`'s ("building: search index"), and a counted step (``Counted``: "sentence vectors
+    (all-MiniLM-L6-v2-onnx-int8) 256/4031", the half minute of embedding) a task of its own
+    beneath, whose bar and count move (its text at the end of `task`'s, on a narrow terminal,
+    was cut off, and `task`'s bar stood at 100% while it ran)."""
+    from regelwerk.ingest.model.steps import Counted
+
+    counted: dict[str, Any] = {}
+
+    def stage(text: str) -> None:
+        if isinstance(text, Counted):
+            if text.what not in counted:
+                counted[text.what] = bar.add_task("  " + _label(text.what), total=text.total)
+            bar.update(counted[text.what], completed=text.done, total=text.total)
+            return
+        bar.update(task, description=_("building: {step}").format(step=_label(text)))
+
+    return stage
 
 
 def render_report(con: Any, data: dict[str, Any]) -> None:

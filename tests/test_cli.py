@@ -120,6 +120,16 @@ def test_directory_ingest_goes_on_past_a_bad_file(tmp_path: Path) -> None:
     assert len(listed) == 4
 
 
+def test_ingest_progress_stays_off_a_stderr_that_is_no_terminal(tmp_path: Path) -> None:
+    """The progress (now on for one file too: its build may embed for a minute) is for a
+    terminal only; piped, stderr stays empty, with --json or without."""
+    seeds = Path(__file__).resolve().parents[1] / "data" / "seeds"
+    (tmp_path / "one.txt").write_bytes((seeds / "rule-702.19-banding-de-en.txt").read_bytes())
+    for extra in ((), ("--json",)):
+        proc = _run("ingest", str(tmp_path / "one.txt"), *extra)
+        assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
 def test_reingest_same_bytes_is_a_no_op() -> None:
     seed = Path(__file__).resolve().parents[1] / "data" / "seeds" / "rule-702.19-banding-de-en.txt"
     first = json.loads(_run("ingest", str(seed), "--json").stdout)

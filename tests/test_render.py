@@ -121,6 +121,31 @@ def test_unnumbered_paragraphs_go_under_the_rule_they_are_today() -> None:
     ]
 
 
+def test_ingest_progress_shows_the_embedding_as_a_counted_bar_of_its_own() -> None:
+    """The half minute of embedding was one text at the end of the files' bar, which stood at
+    100% (on an 80-column terminal the count was cut off); now it is a bar with its count."""
+    from regelwerk.cli.ingest_view import build_steps, progress_bar
+    from regelwerk.ingest.model.steps import Counted
+
+    con, out = _console(80)
+    bar = progress_bar(con)
+    files = bar.add_task("ingesting", total=4, completed=4)
+    stage = build_steps(bar, files)
+    stage("search index")
+    stage("sentence vectors")
+    stage(Counted("sentence vectors (all-MiniLM-L6-v2-onnx-int8)", 0, 4031))
+    stage(Counted("sentence vectors (all-MiniLM-L6-v2-onnx-int8)", 256, 4031))
+    con.print(bar.make_tasks_table(bar.tasks))
+    lines = _lines(out)
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    head, embedding = (line.split() for line in lines)
+    assert head[:3] == ["building:", "sentence", "vectors"] and head[-2:] == ["4/4", "0:00:00"]
+    assert embedding[:3] == ["sentence", "vectors", "(all-MiniLM-L6-v2-onnx-int8)"]
+    assert embedding[-2:] == ["256/4031", "-:--:--"]
+    stage(Counted("sentence vectors (all-MiniLM-L6-v2-onnx-int8)", 4031, 4031))
+    assert [(t.completed, t.total) for t in bar.tasks] == [(4, 4), (4031, 4031)]
+
+
 def test_term_keeps_square_brackets_in_german() -> None:
     con, out = _console()
     match = {

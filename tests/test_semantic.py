@@ -143,6 +143,25 @@ def test_the_cache_embeds_only_new_texts(tmp_path: Path) -> None:
 
 
 @NEEDS_NUMPY
+def test_the_cache_counts_what_it_embeds_up_to_the_last(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A progress display shows the embedding as a counted bar (`Counted`), up to all of them
+    (it heard "3840/4031" last and sat there for the last batch); printed, it reads as before."""
+    from regelwerk.ingest.model.steps import Counted
+
+    monkeypatch.setattr(semantic, "BATCH", 2)
+    heard: list[str] = []
+    texts = ["one", "two", "three", "four", "five"]
+    semantic.cached_vectors(tmp_path / "c.sqlite", texts, FakeEncoder().encode, heard.append, "vectors")
+    assert heard == ["vectors 0/5", "vectors 2/5", "vectors 4/5", "vectors 5/5"]
+    assert all(isinstance(h, Counted) and (h.what, h.total) == ("vectors", 5) for h in heard)
+    assert [h.done for h in heard if isinstance(h, Counted)] == [0, 2, 4, 5]
+    heard.clear()
+    semantic.cached_vectors(tmp_path / "c.sqlite", texts, FakeEncoder().encode, heard.append, "vectors")
+    assert heard == []  # all cached: nothing to count
+
+
+@NEEDS_NUMPY
 def test_a_damaged_cache_is_started_again(tmp_path: Path) -> None:
     encoder = FakeEncoder()
     path = tmp_path / "sentences.sqlite"

@@ -187,8 +187,12 @@ def cached_vectors(
     label: str = "sentence vectors",
 ) -> dict[str, Any]:
     """Vector per text digest: read from the cache at `path`, the missing ones embedded (and
-    added to it, one transaction per batch, so a killed build keeps what it finished)."""
+    added to it, one transaction per batch, so a killed build keeps what it finished). `say`
+    hears how many are embedded before each batch and when all are (`Counted`: "sentence
+    vectors 256/4031", which a progress display shows as a bar of its own)."""
     import numpy as np
+
+    from regelwerk.ingest.model.steps import Counted
 
     path.parent.mkdir(parents=True, exist_ok=True)
     by_digest = {_digest(t): t for t in texts}
@@ -202,12 +206,14 @@ def cached_vectors(
         for i in range(0, len(missing), BATCH):
             part = missing[i : i + BATCH]
             if say is not None:
-                say(f"{label} {i}/{len(missing)}")
+                say(Counted(label, i, len(missing)))
             vectors = encode([by_digest[d] for d in part]).astype(np.float16)
             with con:
                 con.executemany("INSERT OR REPLACE INTO vector VALUES (?, ?)",
                                 [(d, v.tobytes()) for d, v in zip(part, vectors, strict=True)])
             found.update(zip(part, vectors, strict=True))
+        if missing and say is not None:
+            say(Counted(label, len(missing), len(missing)))
         return found
     finally:
         con.close()

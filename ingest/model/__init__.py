@@ -16,6 +16,7 @@ format module):
 - ``lean_whoosh``: whoosh imported without the modules it loads for nothing (for the stemmer
   and search);
 - ``releases``: release order (which CR release is newest) and the one list of CR kinds.
+- ``steps``: ``Counted``, a build step's text with its count ("sentence vectors 256/4031").
 """
 
 from __future__ import annotations
