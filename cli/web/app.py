@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
+from regelwerk.cli.i18n import N_, catalog
 from regelwerk.cli.web import api, pages
 from regelwerk.cli.web.backend import Backend, status_for
 from regelwerk.cli.web.site import HERE, Site, site, ui_lang
@@ -50,8 +51,10 @@ async def _library_error(request: Request, exc: Exception) -> Response:
 
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
+    """The API's envelope keeps the terse English line; a page says it as sentences in its
+    language."""
     assert isinstance(exc, RequestValidationError)
-    return site(request).error(request, _error_message(exc), 400)
+    return site(request).error(request, _error_message(exc), 400, shown=_page_message(exc, ui_lang(request)))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -59,8 +62,6 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     detail = exc.detail if isinstance(exc.detail, str) else "error"
     shown = None
     if exc.status_code == 404 and detail == "Not Found":  # no route, not a missing thing
-        from regelwerk.cli.i18n import N_, catalog
-
         template = N_("no such page: {path}")
         detail = template.format(path=request.url.path)
         shown = catalog(ui_lang(request)).gettext(template).format(path=request.url.path)
@@ -76,3 +77,41 @@ def _error_message(exc: RequestValidationError) -> str:
         shown = f" (got {got!r:.60})" if isinstance(got, str | int | float) else ""
         parts.append(f"{where}: {err.get('msg', 'invalid').lower()}{shown}")
     return "; ".join(parts) or "invalid request"
+
+
+#: What a page says of a parameter that failed validation, by pydantic's error type; each
+#: names the parameter and what it expects (never the whole value: a 200-character query cut
+#: mid-word tells nobody anything).
+VALIDATION = {
+    "string_too_long": N_("the parameter {name} may be at most {limit} characters long; "
+                          "this one has {length}"),
+    "string_too_short": N_("the parameter {name} must not be empty"),
+    "literal_error": N_("the parameter {name} must be one of {expected}, not {got}"),
+    "int_parsing": N_("the parameter {name} must be a whole number, not {got}"),
+    "less_than_equal": N_("the parameter {name} may be at most {limit}, not {got}"),
+    "greater_than_equal": N_("the parameter {name} must be at least {limit}, not {got}"),
+    "missing": N_("the parameter {name} is missing"),
+}
+INVALID = N_("the parameter {name} is invalid: {got}")
+
+
+def _page_message(exc: RequestValidationError, lang: str) -> str:
+    """Each failed parameter as a sentence in `lang` (joined; the first letter capitalised)."""
+    t = catalog(lang)
+    sentences = []
+    for err in exc.errors():
+        name = ".".join(str(x) for x in err.get("loc", ()) if x not in ("query", "path")) or "?"
+        ctx = err.get("ctx") or {}
+        got = err.get("input")
+        shown = repr(got) if len(repr(got)) <= 40 else repr(got)[:39] + "…"
+        args = {
+            "name": name,
+            "got": shown,
+            "length": str(len(got)) if isinstance(got, str) else "?",
+            "limit": str(ctx.get("max_length", ctx.get("le", ctx.get("ge", ctx.get("min_length", "?"))))),
+            "expected": str(ctx.get("expected", "?")).replace(" or ", ", "),
+        }
+        template = VALIDATION.get(str(err.get("type")), INVALID)
+        sentence = t.gettext(template).format(**args)
+        sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+    return " ".join(sentences) or t.gettext(INVALID).format(name="?", got="?")

@@ -63,3 +63,14 @@ def highlight(snippet: str | None) -> Markup:
     if safe.count("«") != safe.count("»"):
         return Markup(safe.replace("«", "").replace("»", ""))
     return Markup(safe.replace("«", "<mark>").replace("»", "</mark>"))
+
+
+#: Command-line text in a sentence, between ``double`` or `single` backticks (docstrings and
+#: the catalog write it so).
+_CODE = re.compile(r"``(.+?)``|`([^`]+)`")
+
+
+def code(text: str | None) -> Markup:
+    """Escaped `text` with its backticked spans as ``<code>``."""
+    safe = str(escape(text or ""))
+    return Markup(_CODE.sub(lambda m: f"<code>{m.group(1) or m.group(2)}</code>", safe))

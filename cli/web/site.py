@@ -14,9 +14,10 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from regelwerk.cli.i18n import catalog
+from regelwerk.cli.i18n import catalog, message
 from regelwerk.cli.web.backend import Backend
-from regelwerk.cli.web.render import highlight, linkify, rule_url
+from regelwerk.cli.web.render import code, highlight, linkify, rule_url
+from regelwerk.index.facade import NO_GERMAN_RULES
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.message import N_, msg
 
@@ -39,6 +40,47 @@ Version = Annotated[
 ]
 
 
+#: What a term is, for its badge ("keyword_ability" is the term tables' own word).
+KINDS = {
+    "keyword_ability": N_("keyword ability"),
+    "keyword_action": N_("keyword action"),
+    "ability_word": N_("ability word"),
+    "core": N_("rules term"),
+    "card": N_("card"),
+}
+#: How a document's number for a keyword was found (``RuleRef.how``, index/linking/keyword.py).
+LINKED_BY = {
+    "heading": N_("its own heading"),
+    "same-number": N_("the other language's rule with this number"),
+    "table": N_("the term table's number today"),
+    "era": N_("the numbering of its release"),
+}
+#: The library's notes that speak of the command line, as a page says them. The search with
+#: only German (``--lang de`` on the command line) is the page's "German only" choice.
+PAGE_WORDING = {
+    NO_GERMAN_RULES: N_("no German Comprehensive Rules are ingested: with “German only” only the "
+                        "German seed texts (older than today's rules) are searched; with both languages a "
+                        "German question finds the English rules too"),
+}
+
+
+def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
+    """A payload's notes in the page's language: its ``messages`` (Message dicts) translated,
+    with the page's own wording where a note speaks of a command-line option; its English
+    ``notes`` where it has no messages for them."""
+    if not data:
+        return []
+    found = data.get("messages")
+    if not found or len(found) != len(data.get("notes", ())):
+        return [str(n) for n in data.get("notes", ())]
+    out = []
+    for m in found:
+        if isinstance(m, dict) and m.get("id") in PAGE_WORDING:
+            m = {**m, "id": PAGE_WORDING[str(m["id"])]}
+        out.append(message(m, lang))
+    return out
+
+
 def ui_lang(request: Request) -> str:
     """The interface language: the switch's cookie, else the browser's first choice, else English."""
     chosen = request.cookies.get(UI_COOKIE)
@@ -57,6 +99,7 @@ class Site:
         env = self.templates.env
         env.filters["linkify"] = linkify
         env.filters["highlight"] = highlight
+        env.filters["code"] = code
         env.globals["rule_url"] = rule_url
         env.globals["quote"] = lambda s: quote(str(s), safe="")
 
@@ -74,6 +117,9 @@ class Site:
         here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         t = catalog(lang)  # the CLI's gettext catalog: the pages' words are in it too
         common = {"_": t.gettext, "ngettext": t.ngettext, "pgettext": t.pgettext,
+                  "notes": lambda data: notes(data, lang),
+                  "kind_label": lambda kind: t.gettext(KINDS[kind]) if kind in KINDS else kind,
+                  "how_label": lambda how: t.gettext(LINKED_BY[how]) if how in LINKED_BY else how,
                   "ui": lang, "other": "en" if lang == "de" else "de", "here": here}
         return self.templates.TemplateResponse(request, template, {**common, **context}, status_code=status)
 

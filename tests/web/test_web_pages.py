@@ -171,7 +171,9 @@ def test_term_and_documents_pages(client: TestClient) -> None:
         ("/term?q=qqqqqqqqqqqqq", 404, "no keyword or card matches"),
         ("/examples/nope", 404, "no scenario"),
         ("/nowhere", 404, "no such page: /nowhere"),
-        ("/?q=" + "x" * 201, 400, "q: string should have at most 200 characters"),
+        ("/?q=" + "x" * 201, 400, "The parameter q may be at most 200 characters long; this one has 201."),
+        ("/?q=banding&lang=xx", 400,
+         "The parameter lang must be one of &#39;en&#39;, &#39;de&#39;, not &#39;xx&#39;."),
     ],
 )
 def test_errors_are_pages_with_status(client: TestClient, url: str, status: int, says: str) -> None:
@@ -204,3 +206,68 @@ def test_pages_speak_german_through_the_gettext_catalog(client: TestClient) -> N
     client.cookies.clear()
     english = client.get("/").text
     assert '<a href="/term">Terms</a>' in english and '<button type="submit">Search</button>' in english
+
+
+def test_validation_errors_are_german_sentences_on_german_pages(client: TestClient) -> None:
+    """A page names the parameter and what it expects in its language (not pydantic's English
+    with the value cut mid-word); the API keeps its terse English envelope."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    long = client.get("/?q=" + "x" * 201)
+    assert long.status_code == 400
+    assert "Der Parameter q darf höchstens 200 Zeichen lang sein; dieser hat 201." in long.text
+    said = long.text.partition('id="error-message">')[2].partition("</p>")[0]
+    assert said == "Der Parameter q darf höchstens 200 Zeichen lang sein; dieser hat 201."
+    lang = client.get("/rule/702.9?version=" + "9" * 41).text
+    assert "Der Parameter version darf höchstens 40 Zeichen lang sein; dieser hat 41." in lang
+    bad = client.get("/?q=banding&lang=xx").text
+    assert "muss einer dieser Werte sein: &#39;en&#39;, &#39;de&#39;, nicht &#39;xx&#39;." in bad
+    api = client.get("/api/search?q=" + "x" * 201)
+    assert api.status_code == 400
+    assert api.json()["error"].startswith("q: string should have at most 200 characters")
+    client.cookies.clear()
+
+
+def test_notes_on_pages_are_in_the_page_language(client: TestClient) -> None:
+    """The search's and the rule page's notes come from their Message dicts, translated; a note
+    that names the command line's --lang de says what to choose on the page instead."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    hits = client.get("/search/hits?q=banding&lang=de").text
+    assert "keine deutsche Fassung der Comprehensive Rules eingelesen: mit „nur Deutsch“" in hits
+    assert "--lang" not in hits
+    rule = client.get("/rule/702.19").text
+    assert "<summary>Hinweise</summary>" in rule and "die Nummer in den neuesten englischen Regeln" in rule
+    assert "its number in the newest English rules" not in rule
+    client.cookies.clear()
+    english = client.get("/search/hits?q=banding&lang=de").text
+    assert "with “German only” only the German seed texts" in english and "--lang" not in english
+
+
+def test_term_page_labels_are_words_not_internal_names(client: TestClient) -> None:
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    term = client.get("/term?q=B%C3%BCndnis").text
+    assert '<span class="badge">Schlüsselwortfähigkeit</span>' in term
+    assert "<td>eigene Überschrift</td>" in term
+    assert "<td>Regel der anderen Sprache mit dieser Nummer</td>" in term
+    assert "keyword_ability" not in term and "<td>heading</td>" not in term
+    client.cookies.clear()
+    english = client.get("/term?q=banding").text
+    assert '<span class="badge">keyword ability</span>' in english and "<td>its own heading</td>" in english
+
+
+def test_backticked_commands_are_code(client: TestClient) -> None:
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    docs = client.get("/documents").text
+    assert "<code>regelwerk ingest DATEI</code>" in docs and "`" not in docs
+    api = client.get("/api").text
+    assert "<code>regelwerk rule N --json</code>" in api and "`" not in api
+    client.cookies.clear()
+
+
+def test_code_escapes_before_marking() -> None:
+    from regelwerk.cli.web.render import code
+
+    assert str(code("run ``a <b>`` or `c`")) == "run <code>a &lt;b&gt;</code> or <code>c</code>"
