@@ -109,9 +109,17 @@ def _page_message(exc: RequestValidationError, lang: str) -> str:
             "got": shown,
             "length": str(len(got)) if isinstance(got, str) else "?",
             "limit": str(ctx.get("max_length", ctx.get("le", ctx.get("ge", ctx.get("min_length", "?"))))),
-            "expected": str(ctx.get("expected", "?")).replace(" or ", ", "),
+            "expected": _choices(str(ctx.get("expected", "?"))),
         }
         template = VALIDATION.get(str(err.get("type")), INVALID)
         sentence = t.gettext(template).format(**args)
         sentences.append(sentence[:1].upper() + sentence[1:] + ".")
     return " ".join(sentences) or t.gettext(INVALID).format(name="?", got="?")
+
+
+def _choices(expected: str) -> str:
+    """pydantic's "'en', 'de' or ''" as "'en', 'de'" (the empty choice is the form's "both")."""
+    import re
+
+    found = [c for c in re.split(r", | or ", expected) if c not in ("''", '""')]
+    return ", ".join(found) or expected
