@@ -279,6 +279,12 @@ def test_a_form_that_says_all_of_a_neighbour_and_part_of_the_term_is_the_neighbo
     assert "Face Up" in tool.neighbours("Face Down", names)
     assert said("aufgedeckt", "Face Down") == 0 and said("verdeckt", "Face Down") == 2
     assert said("aufgedeckt", "Face Up") == 2
+    # "the" is no word of a term: "Win the Game" is Lose the Game's neighbour, "Enters the
+    # Battlefield" is not, and "Partie nicht gewinnen" (win, game) is no Lose the Game
+    assert "Win the Game" in tool.neighbours("Lose the Game", names)
+    assert "Enters the Battlefield" not in tool.neighbours("Lose the Game", names)
+    assert said("Partie nicht gewinnen", "Lose the Game") == 0
+    assert said("Partie verliert", "Lose the Game") == 2
 
 
 def test_a_neighbours_weight_is_no_translation_where_a_curated_word_says_the_term() -> None:

@@ -107,6 +107,7 @@ _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
 #: one function-word table's ``boundary`` words; "kann" is not one, so "Kann fliegen" stays).
 _STOP = function_words("de", "boundary")
 _PARTICLES = function_words("de", "particle")
+_EN_STOP = function_words("en", "stop")
 
 
 @dataclass
@@ -352,14 +353,14 @@ def term_words(
     """How many words of the term `en` the German `form` says (0: it is no form of it; see
     `translates`). A form that says only part of the term and the whole of a `neighbours`
     term of as many words is the neighbour's ("aufgedeckt" says face and up: Face Up, not
-    Face Down)."""
+    Face Down; "Partie nicht gewinnen" says win and game: Win the Game, not Lose the Game)."""
     term = english_words(en)
     if not translates(form, term, lex, general, named, en, specific, beside):
         return 0
     said = said_words(form, term, lex, named, en, beside)
-    if len(said) < len(set(term)):
+    if len(said) < len(set(content_words(en))):
         for other in neighbours:
-            words = english_words(other)
+            words = content_words(other)
             if said_words(form, words, lex, named, other) >= set(words):
                 return 0
     return len(said)
@@ -367,12 +368,20 @@ def term_words(
 
 def neighbours(en: str, names: Iterable[str]) -> list[str]:
     """The terms of as many words or more that share a word with `en`, a term of several
-    words ("Face Up" beside "Face Down")."""
-    own = {stem(w, "en") for w in english_words(en)}
-    if len(english_words(en)) < 2:
+    words ("Face Up" beside "Face Down"; "Win the Game" beside "Lose the Game": function words
+    are no words of a term here, "the" makes no neighbours)."""
+    own = {stem(w, "en") for w in content_words(en)}
+    if len(own) < 2:
         return []
-    return [n for n in names if n != en and len(english_words(n)) >= len(english_words(en))
-            and own & {stem(w, "en") for w in english_words(n)}]
+    return [n for n in names if n != en and len(content_words(n)) >= len(content_words(en))
+            and own & {stem(w, "en") for w in content_words(n)}]
+
+
+def content_words(term: str) -> tuple[str, ...]:
+    """The words of an English term name without its function words ("Lose the Game": lose,
+    game), or all of them if it has no other."""
+    words = english_words(term)
+    return tuple(w for w in words if w not in _EN_STOP) or words
 
 
 def _named_elsewhere(

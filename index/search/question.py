@@ -562,7 +562,30 @@ def _weight(t: Translation) -> float:
     0.706-0.703; every translation absolute 0.693 / 0.618. A cold German question read its
     translations' postings (+30 ms CPU). Neither did the weights' shape carry: LEX_POWER
     1.5 (0.710 / 0.608), 0.75 (0.706 / 0.639; cross-validated on the proxy 0.626); a
-    word's translations over its best one (0.707 / 0.625 at half)."""
+    word's translations over its best one (0.707 / 0.625 at half).
+
+    Session 20 (helper sense), tried again on the blind rounds, after "a wrong sense" was found
+    the largest cause of the reading's losses (see `LOAN_VERB_ENDINGS`); dev German 554 (dev7
+    60), lexical, from 0.580 (dev7 0.378, dev3 0.499, german.tsv 0.688), the proxy 0.541
+    (dev7 0.394), with sentence vectors 0.632 (dev7 0.464), English 0.719 never moved:
+    coherence as above (Dice over the rules' English text, from whoosh's postings), a word's
+    alternatives grouped apart from its compound parts' ("Ersatzeffekt" is replacement *and*
+    effect: read as rivals, one demoted the other), a translation at 1.0 kept, the group's most
+    associated raised by 1 + lambda, the group scaled back to its best: lambda 1 / 3 0.579 /
+    0.580 (dev7 0.387 / 0.387, dev3 0.482 / 0.483, german.tsv 0.673), the proxy 0.539 / 0.540
+    (dev7 0.400 / 0.403, dev3 0.399 -> 0.384 / 0.379), with sentence vectors 0.630 / 0.632;
+    ``bench/tune.py --only`` (0, 1, 3) chose 0 in three folds of five: cross-validated 0.580 ->
+    0.579 (dev7 0.387, dev3 0.485, dev5 0.427, german.tsv 0.676). Compound parts as rivals
+    0.582 (dev7 0.397, german.tsv 0.669); the association not relative to the group's best
+    (lambda 3 / 10 / 30) 0.581 / 0.579 / 0.581; normalised PMI for Dice 0.580 / 0.578; a whole
+    step scaled by its best lemma's association against the question's mean (the collocation
+    "liegt": counter going with nothing, at half / full strength) 0.579 / 0.574. Pirkola's
+    structured query, approximated (a group's alternatives searched at the idf of their rules'
+    union, whoosh scoring each term's own frequency): 0.578 (dev7 0.380), the proxy 0.538,
+    with sentence vectors 0.631. Of the 30 reading losses of dev4-6 (German answer outside the
+    top 3 where its faithful English translation's is inside) coherence moves 4 up and none
+    into the top 3: the right sense is mostly not among the word's translations ("kommen" in
+    den Friedhof: battlefield 0.24, enter 0.16) or the wrong one is all there is."""
     return t.p * CR_WORDS if t.source == "cr" else t.p
 
 
