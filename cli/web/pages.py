@@ -11,12 +11,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from regelwerk.cli.i18n import error
 from regelwerk.cli.web.site import (
     UI_COOKIE,
+    FormLang,
     Lang,
     PageQuery,
     Site,
     Version,
     check_number,
     check_scenario,
+    form_lang,
     site,
     ui_lang,
 )
@@ -39,16 +41,18 @@ def _hits(request: Request, s: Site, q: str, lang: str | None) -> dict[str, Any]
 
 
 @router.get("/")
-def search_page(request: Request, q: PageQuery = "", lang: Lang | None = None) -> Response:
+def search_page(request: Request, q: PageQuery = "", lang: FormLang | None = None) -> Response:
     s = site(request)
+    lang = form_lang(lang)
     found = _hits(request, s, q, lang)
     return s.page(request, "search.html", status=400 if "error" in found else 200, lang=lang, **found)
 
 
 @router.get("/search/hits")
-def search_fragment(request: Request, q: PageQuery = "", lang: Lang | None = None) -> Response:
+def search_fragment(request: Request, q: PageQuery = "", lang: FormLang | None = None) -> Response:
     """The hit list alone, for search-as-you-type (the page swaps it in)."""
     s = site(request)
+    lang = form_lang(lang)
     found = _hits(request, s, q, lang)
     return s.page(request, "_hits.html", status=400 if "error" in found else 200, lang=lang, **found)
 

@@ -29,6 +29,16 @@ UI_LANGS = ("de", "en")
 UI_COOKIE = "ui"
 
 Lang = Literal["en", "de"]
+#: The language a page's search form sends: its "both languages" option submits ``lang=`` (empty),
+#: which the page reads as no language (`form_lang`).
+FormLang = Literal["en", "de", ""]
+
+
+def form_lang(lang: FormLang | None) -> Lang | None:
+    """The language a search form asked for: None for both (the empty option, or none sent)."""
+    return lang or None
+
+
 QueryText = Annotated[
     str, Query(min_length=1, max_length=MAX_QUERY, description="A rule number, keyword or question.")
 ]

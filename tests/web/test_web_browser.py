@@ -140,3 +140,18 @@ def test_a_judge_reads_the_rules_in_the_browser(server: str, page: Any, tmp_path
     expect(page.locator("ol.steps")).to_have_attribute("lang", "en")
     page.screenshot(path=shots / "4-example-en.png", full_page=True)
     assert len(list(shots.glob("*.png"))) == 4
+
+
+def test_enter_in_the_search_box_submits_the_form_and_shows_hits(server: str, page: Any) -> None:
+    """Enter submits the form with its language option, "both languages" as ``lang=`` (empty):
+    a 400 page ("lang: input should be 'en' or 'de'") until the page read it as both."""
+    from playwright.sync_api import expect
+
+    page.set_default_timeout(15000)
+    page.goto(server + "/")
+    page.locator("#q").fill("banding")
+    with page.expect_navigation() as submitted:
+        page.locator("#q").press("Enter")
+    assert submitted.value is not None and submitted.value.status == 200
+    expect(page).to_have_url(re.compile(r"/\?q=banding&lang=$"))
+    expect(page.locator("#hits li.hit").first).to_be_visible()

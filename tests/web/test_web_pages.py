@@ -99,6 +99,23 @@ def test_search_page_and_fragment(client: TestClient) -> None:
     assert 'lang-en' not in fragment
 
 
+def _rule_links(page: str) -> list[str]:
+    return re.findall(r'href="/rule/[^"]*"', page)
+
+
+def test_the_search_forms_both_languages_option_searches_both(client: TestClient) -> None:
+    """The form's "both languages" option submits ``lang=`` (empty): pressing Enter gave a 400
+    page ("lang: input should be 'en' or 'de'") until the page read it as no language."""
+    for path in ("/?q=banding", "/search/hits?q=banding"):
+        both = client.get(path)
+        blank = client.get(path + "&lang=")
+        assert blank.status_code == 200, path
+        assert _rule_links(blank.text) == _rule_links(both.text)
+        assert 'href="/rule/702.19"' in blank.text  # the German seed's Bündnis among them
+    assert client.get("/?q=banding&lang=fr").status_code == 400  # a language it has not: still refused
+    assert client.get("/api/search?q=banding&lang=").status_code == 400  # the API stays exact
+
+
 def test_a_query_with_nothing_to_search_for_says_so_where_the_hits_would_be(client: TestClient) -> None:
     """The search's error (the CLI's and the API's, 400), on the page and in the fragment the
     page swaps in as one types, in the page's language; the empty box is the start page."""
