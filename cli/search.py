@@ -99,30 +99,17 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
 
 
 def _rule_of(number: str) -> str:
-    """The rule a number belongs to: "702.15e" -> "702.15", "702.15" -> "702.15", "702" -> "702"."""
-    m = _RULE.match(number)
-    return m.group(0) if m else number
+    from regelwerk.index.facade import rule_of
 
-
-_RULE = re.compile(r"\d+(?:\.\d+)?")
+    return rule_of(number)
 
 
 def group_hits(hits: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Hits of the same rule in the same document together, at the place of the best of them.
+    """The hits as one group per rule and document, in the order every reader shows them
+    (`regelwerk.index.facade.group_hits`: the best line first, the rest in rule order)."""
+    from regelwerk.index.facade import group_hits as grouped
 
-    A hit without a number of its own that linking numbered (a paragraph of the unnumbered
-    excerpt) goes with the rule it is today; hits without either (glossary entries) stay on
-    their own.
-    """
-    groups: dict[tuple[str, str, str] | int, list[dict[str, Any]]] = {}
-    for i, h in enumerate(hits):
-        key: tuple[str, str, str] | int = i
-        if h["number"]:
-            key = (h["document"], "own", _rule_of(h["number"]))
-        elif h["current"]:
-            key = (h["document"], "today", _rule_of(h["current"]))
-        groups.setdefault(key, []).append(h)
-    return list(groups.values())
+    return grouped(hits)
 
 
 #: A query term as the snippet marks it (`index.snippets` marks single words): «word».

@@ -120,6 +120,21 @@ def test_a_read_that_builds_first_says_its_steps(tmp_path: Path, monkeypatch: py
     assert "search index" in steps
 
 
+def test_a_new_homes_first_read_says_its_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new home's first read stores the seeds and builds (with the optional extra it embeds
+    their sentence vectors: 4 s on a terminal without a word, the newuser trial); it tells
+    `Library.building` each step, as the writer step a read runs on a built home does."""
+    from regelwerk.index.store.build import STAGES
+
+    steps: list[str] = []
+    monkeypatch.setattr(Library, "building", steps.append)
+    assert Library(tmp_path / "home").search("banding", limit=1)["hits"]
+    assert steps == list(STAGES[:4])  # tests switch sentence vectors off (conftest)
+    steps.clear()
+    assert Library(tmp_path / "home").search("banding", limit=1)["hits"]
+    assert steps == []  # built: nothing to say
+
+
 def test_a_german_only_search_without_german_rules_says_so(tmp_path: Path) -> None:
     """The seeds hold no German CR: ``--lang de`` searches their few German texts only, which
     a German judge would not guess from the hits (the newuser trial, session 19)."""

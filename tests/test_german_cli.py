@@ -244,13 +244,13 @@ HITS = [
 
 def test_hits_are_grouped_by_their_rule() -> None:
     groups = group_hits(HITS)
-    assert [[h["number"] for h in g] for g in groups] == [["702.15", "702.15d", "702.15a"], [None]]
+    assert [[h["number"] for h in g] for g in groups] == [["702.15", "702.15a", "702.15d"], [None]]
     text = _render(100, render_hits, {"notes": [], "hits": HITS})
     assert text.splitlines() == [
         "702.15 Lifelink · Lebensverknüpfung  (2026-04-17, en)",
         "    Lifelink",
-        "    702.15d The lifelink rules function no matter what zone.",
         "    702.15a Lifelink is a static ability.",
+        "    702.15d The lifelink rules function no matter what zone.",
         "Lifelink · Lebensverknüpfung  (2026-04-17, en)",
         "    A keyword ability that causes a player to gain life.",
     ]

@@ -90,6 +90,38 @@ def test_unknown_number_offers_neighbours(full: Corpus) -> None:
 
 
 @NEEDS_SHARED
+def test_an_unknown_number_in_a_language_offers_that_languages_neighbours(full: Corpus) -> None:
+    """``rule 702.999z --lang de`` offered 702.191b and 702.192a, numbers only the English
+    rules have; now the German documents' nearest (the seed's 702.19), and it says so."""
+    with pytest.raises(UnknownRule) as err:
+        lookup(full, "702.999z", lang="de")
+    text = str(err.value)
+    offered = text.split("nearest in language 'de': ")[1].split(", ")
+    german = {r[0] for r in rules_table(full).execute("SELECT number FROM placed WHERE language = 'de'")}
+    assert offered and set(offered) <= german and all(n.startswith("702.19") for n in offered)
+    with pytest.raises(UnknownRule) as err:
+        lookup(full, "702.999z", lang="en")
+    assert "nearest in language 'en': 702.19" in str(err.value)  # 702.191b etc.
+
+
+def test_an_unknown_number_says_when_its_language_has_no_rules() -> None:
+    import sqlite3
+
+    from regelwerk.index.rules.lookup import _SCHEMA, _unknown
+
+    con = sqlite3.connect(":memory:")
+    con.executescript(_SCHEMA)
+    con.executemany("INSERT INTO placed (doc, number, language) VALUES ('cr', ?, 'en')",
+                    [("702.21",), ("702.22",), ("702.22a",), ("702.22b",)])
+    text = str(_unknown(con, "702.22z", None, "de"))
+    assert text == ("rule '702.22z' is in no ingested document for language 'de'; no ingested document "
+                    "in language 'de' has rules; nearest in any language: 702.22a, 702.22b")
+    assert str(_unknown(con, "702.22z", None, None)).endswith("; nearest: 702.22a, 702.22b")
+    con.execute("DELETE FROM placed")
+    assert str(_unknown(con, "702.22z", None, "de")).endswith("; no rules are ingested yet")
+
+
+@NEEDS_SHARED
 def test_unknown_version(full: Corpus) -> None:
     with pytest.raises(UnknownVersion):
         lookup(full, "702.22", version="1999-01-01")

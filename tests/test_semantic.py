@@ -216,6 +216,25 @@ def engine(tmp_path: Path, fake: FakeEncoder) -> Iterator[Any]:
 
 
 @NEEDS_NUMPY
+@NEEDS_NUMPY
+def test_a_new_homes_first_read_says_it_embeds_the_seeds(tmp_path: Path, fake: FakeEncoder,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the extra, a new home's first search embedded the seeds' sentence vectors for
+    seconds without a ``building:`` line on the terminal; `Library.building` hears it now,
+    with its count up to the last text."""
+    from regelwerk.index.facade import Library
+    from regelwerk.ingest.model.steps import Counted
+
+    steps: list[str] = []
+    monkeypatch.setattr(Library, "building", steps.append)
+    assert Library(tmp_path / "home").search("banding", limit=1)["hits"]
+    assert "sentence vectors" in steps
+    counted = [s for s in steps if isinstance(s, Counted)]
+    last = {c.what: c for c in counted}  # each model's last count: every text embedded
+    assert len(last) == 2 and all(c.done == c.total > 0 for c in last.values())
+    assert sum(c.total for c in last.values()) == len(fake.seen)
+
+
 def test_a_question_s_hits_are_ordered_by_score_and_cosine(
     engine: Any, fake: FakeEncoder, monkeypatch: pytest.MonkeyPatch
 ) -> None:

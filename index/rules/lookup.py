@@ -683,21 +683,44 @@ def _today(con: sqlite3.Connection, number: str) -> str:
 
 
 def _unknown(con: sqlite3.Connection, number: str, version: str | None, lang: str | None) -> UnknownRule:
-    """UnknownRule naming the nearest numbers that do exist (same section first)."""
+    """UnknownRule naming the nearest numbers that do exist (same section first).
+
+    With `lang` the nearest numbers of that language's documents, and the message says so:
+    ``rule 702.999z --lang de`` offered "702.191b, 702.192a", numbers only the English rules
+    have. Where no document of `lang` has a rule, it says that, and offers the nearest of any
+    language."""
+    scope = _scope_msg(version, lang)
+    if lang is not None:
+        mine = _near(con, number, lang)
+        if mine:
+            return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; nearest in "
+                                      "language '{lang}': {nearest}"),
+                                   number=number, scope=scope, lang=lang, nearest=", ".join(mine)))
+        offer = _near(con, number, None)
+        if offer:
+            return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; no ingested "
+                                      "document in language '{lang}' has rules; nearest in any "
+                                      "language: {nearest}"),
+                                   number=number, scope=scope, lang=lang, nearest=", ".join(offer)))
+    offer = _near(con, number, None)
+    if not offer:
+        return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; no rules are "
+                                  "ingested yet"),
+                               number=number, scope=scope))
+    return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; nearest: {nearest}"),
+                           number=number, scope=scope, nearest=", ".join(offer)))
+
+
+def _near(con: sqlite3.Connection, number: str, lang: str | None) -> list[str]:
+    """The numbers beside `number` of the same kind (section, rule or subrule) that some
+    document (of `lang`) has, those of its section if there are any."""
     target = RuleNumber.parse(number)
-    every = sorted(
-        {r[0] for r in con.execute("SELECT DISTINCT number FROM placed")},
-        key=lambda n: RuleNumber.parse(n).sort_key(),
-    )
+    rows = (con.execute("SELECT DISTINCT number FROM placed") if lang is None
+            else con.execute("SELECT DISTINCT number FROM placed WHERE language = ?", (lang,)))
+    every = sorted({r[0] for r in rows}, key=lambda n: RuleNumber.parse(n).sort_key())
     same_kind = [n for n in every if RuleNumber.parse(n).kind == target.kind] or every
     keys = [RuleNumber.parse(n).sort_key() for n in same_kind]
     i = bisect.bisect_left(keys, target.sort_key())
     near = same_kind[max(0, i - 2) : i + 2]
     same_section = [n for n in near if RuleNumber.parse(n).section == target.section]
-    offer = same_section or near
-    if not offer:
-        return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; no rules are "
-                                  "ingested yet"),
-                               number=number, scope=_scope_msg(version, lang)))
-    return UnknownRule(msg(N_("rule {number!r} is in no ingested document{scope}; nearest: {nearest}"),
-                           number=number, scope=_scope_msg(version, lang), nearest=", ".join(offer)))
+    return same_section or near

@@ -76,11 +76,15 @@ class Corpus:
     """The document store under ``home``; opening it for reading runs the writer step first
     when the shipped seeds are not stored yet (a new home) or have changed (an upgrade)."""
 
-    def __init__(self, home: Path | None = None, *, seed: bool = True) -> None:
+    def __init__(
+        self, home: Path | None = None, *, seed: bool = True, stage: Callable[[str], None] | None = None
+    ) -> None:
+        """`stage` hears each step of that writer step (``Library.building``: a new home's first
+        read builds the seeds' index, and their sentence vectors with the optional extra)."""
         self.home = home or home_dir()
         self.store = Store(self.home)
         if seed and not self.seeds_current():
-            self.prepare()
+            self.prepare(stage)
 
     def seeds_current(self) -> bool:
         """Are this package's seeds the stored ones (a cheap look at the manifest)?"""

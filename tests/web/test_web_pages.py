@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -288,3 +290,39 @@ def test_code_escapes_before_marking() -> None:
     from regelwerk.cli.web.render import code
 
     assert str(code("run ``a <b>`` or `c`")) == "run <code>a &lt;b&gt;</code> or <code>c</code>"
+
+
+def test_a_rules_hits_come_best_first_then_in_rule_order_alike_everywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the seeds alone, the Banding excerpt by score listed 702.22b e c i m g a f d h (the
+    definition seventh). Each rule's lines now come best first, then in rule order, and the
+    payload (``--json``), the terminal's groups and the web page list them in the same order."""
+    from typer.testing import CliRunner
+
+    from regelwerk.cli.app import app
+    from regelwerk.cli.web.app import create_app
+    from regelwerk.cli.web.backend import Backend
+    from regelwerk.index.facade import Library
+    from regelwerk.ingest.model.numbers import sort_key
+
+    home = tmp_path / "seeds-home"
+    hits = Library(home).search("banding", limit=20)["hits"]  # the web page's 20
+    shown = [h["number"] or h["current"] for h in hits]
+    runs: dict[tuple[str, str], list[str]] = {}
+    for h, number in zip(hits, shown, strict=True):
+        if number:
+            runs.setdefault((h["document"], h["language"]), []).append(number)
+    long = [r for r in runs.values() if len(r) > 3]
+    assert long, runs
+    for best, *rest in long:
+        assert rest == sorted(rest, key=sort_key), (best, rest)
+    monkeypatch.setenv("REGELWERK_HOME", str(home))
+    out = json.loads(CliRunner().invoke(app, ["search", "banding", "--limit", "20", "--json"]).output)
+    assert [h["number"] or h["current"] for h in out["hits"]] == shown
+    text = CliRunner().invoke(app, ["search", "banding", "--limit", "20"], env={"COLUMNS": "300"}).output
+    lines = [m.group(1) for m in re.finditer(r"^    (\d{3}\.\d+[a-z]) ", text, re.MULTILINE)]
+    assert lines == [n for n in shown if n and re.fullmatch(r"\d{3}\.\d+[a-z]", n)]
+    with TestClient(create_app(Backend(home)), raise_server_exceptions=False) as client:
+        page = client.get("/search/hits?q=banding").text
+    assert re.findall(r'<span class="num">([^<]*)</span>', page) == [n or "" for n in shown]
