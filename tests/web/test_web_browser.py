@@ -155,3 +155,18 @@ def test_enter_in_the_search_box_submits_the_form_and_shows_hits(server: str, pa
     assert submitted.value is not None and submitted.value.status == 200
     expect(page).to_have_url(re.compile(r"/\?q=banding&lang=$"))
     expect(page.locator("#hits li.hit").first).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/?q=banding", "/term?q=B%C3%BCndnis", "/documents", "/rule/702.9", "/api"]
+)
+def test_a_phone_never_scrolls_sideways(server: str, page: Any, path: str) -> None:
+    """At 390 px (a phone) in German, the longer interface language, the page is no wider than
+    the screen: the search row and the release picker wrap, long words break, and a wide table
+    scrolls inside its own box. (/ was 514 px wide, the term page 544, /documents 958.)"""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.context.add_cookies([{"name": "ui", "value": "de", "url": server}])
+    page.goto(server + path)
+    assert page.locator("html").get_attribute("lang") == "de"
+    wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide <= screen, f"{path} is {wide} px wide on a {screen} px screen"
