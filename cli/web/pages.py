@@ -30,13 +30,17 @@ COOKIE_AGE = 365 * 24 * 3600
 
 def _hits(request: Request, s: Site, q: str, lang: str | None) -> dict[str, Any]:
     """The page's hits; a query with nothing to search for ("?!") is the search's error, shown
-    where the hits would be (in the page's language), so typing on past it needs no reload."""
-    if not q.strip():  # the empty search box: the start page, no error
+    where the hits would be (in the page's language), so typing on past it needs no reload.
+    A query of spaces gets the search's own empty-query hint, as a note (it is no mistake)."""
+    if not q:  # the empty search box: the start page, no error
         return {"q": q, "result": None}
     try:
         result = s.call("search", q, lang=lang, limit=20, version=None, all_versions=False)
     except InvalidQuery as exc:
-        return {"q": q, "result": None, "error": error(exc, ui_lang(request))}
+        said = error(exc, ui_lang(request))
+        if not q.strip():  # only spaces: the search's hint of what to type, not an error
+            return {"q": q, "result": None, "hint": said}
+        return {"q": q, "result": None, "error": said}
     return {"q": q, "result": result, "other_titles": [_other_title(h) for h in result["hits"]]}
 
 

@@ -129,9 +129,25 @@ def test_a_query_with_nothing_to_search_for_says_so_where_the_hits_would_be(clie
     client.cookies.set("ui", "de")
     assert "enthält kein Wort" in client.get("/search/hits?q=%3F").text
     client.cookies.clear()
-    for start in ("/", "/?q=%20%20", "/search/hits?q="):
+    for start in ("/", "/search/hits?q="):
         empty = client.get(start)
         assert empty.status_code == 200 and 'class="error"' not in empty.text
+        assert 'id="hint"' not in empty.text
+
+
+def test_a_query_of_spaces_gets_the_empty_query_hint(client: TestClient) -> None:
+    """Spaces in the box showed nothing at all; now the search's EMPTY_QUERY hint, as a note in
+    the page's language (no error, no 400: the reader has not typed anything wrong yet)."""
+    client.cookies.clear()
+    for url in ("/?q=%20%20", "/search/hits?q=%20"):
+        page = client.get(url)
+        assert page.status_code == 200 and 'class="error"' not in page.text
+        hint = '<p class="note" id="hint">empty query: type a rule number, a keyword or a question</p>'
+        assert hint in page.text
+    client.cookies.set("ui", "de")
+    german = client.get("/?q=%20%20").text
+    assert "leere Anfrage: eine Regelnummer, ein Schlüsselwort oder eine Frage eingeben" in german
+    client.cookies.clear()
 
 
 def test_language_switch_is_remembered(client: TestClient) -> None:
