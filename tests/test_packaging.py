@@ -72,7 +72,7 @@ def test_shipped_data_is_in_the_wheel(wheel_names: set[str]) -> None:
 def test_web_templates_and_static_files_are_in_the_wheel(wheel_names: set[str]) -> None:
     """``regelwerk serve`` reads its templates, CSS, JS and interface text from the package."""
     web = ROOT / "cli" / "web"
-    shipped = {".html", ".css", ".js", ".png", ".toml"}
+    shipped = {".html", ".css", ".js", ".png", ".svg", ".toml"}
     files = [p for p in web.rglob("*") if p.is_file() and p.suffix in shipped]
     assert len(files) >= 10
     for path in files:

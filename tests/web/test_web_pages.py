@@ -222,6 +222,10 @@ def test_static_files_are_shipped(client: TestClient) -> None:
     js = client.get("/static/search.js")
     assert js.status_code == 200 and "replaceState" in js.text
     assert client.get("/static/style.css").status_code == 200
+    # the pages name their icon, so a browser does not ask for a /favicon.ico that is not there
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in client.get("/").text
+    icon = client.get("/static/favicon.svg")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
 
 
 def test_pages_speak_german_through_the_gettext_catalog(client: TestClient) -> None:
