@@ -14,7 +14,7 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from regelwerk.cli.i18n import catalog, message
+from regelwerk.cli.i18n import catalog, messages_or_notes
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import code, highlight, linkify, rule_url
 from regelwerk.index.facade import NO_GERMAN_RULES
@@ -75,20 +75,9 @@ PAGE_WORDING = {
 
 
 def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
-    """A payload's notes in the page's language: its ``messages`` (Message dicts) translated,
-    with the page's own wording where a note speaks of a command-line option; its English
-    ``notes`` where it has no messages for them."""
-    if not data:
-        return []
-    found = data.get("messages")
-    if not found or len(found) != len(data.get("notes", ())):
-        return [str(n) for n in data.get("notes", ())]
-    out = []
-    for m in found:
-        if isinstance(m, dict) and m.get("id") in PAGE_WORDING:
-            m = {**m, "id": PAGE_WORDING[str(m["id"])]}
-        out.append(message(m, lang))
-    return out
+    """A payload's notes in the page's language (`messages_or_notes`), in the page's own
+    wording where a note speaks of a command-line option (`PAGE_WORDING`)."""
+    return messages_or_notes(data, lang, PAGE_WORDING) if data else []
 
 
 def ui_lang(request: Request) -> str:
