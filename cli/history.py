@@ -10,6 +10,7 @@ a file does not load rich's console (a cold ``history`` is mostly imports).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -74,6 +75,20 @@ def words(diff: list[list[str]], context: int = CONTEXT_WORDS, *, marked: bool =
     does (``[-color.-] {+type.+}``), for output that is not a terminal.
     """
     out: list[Part] = []
+    for op, text in elided(diff, context):
+        if out:
+            out.append(" ")
+        if op == "=":
+            out.append(text)
+        else:
+            out.append(_GIT_MARKS[op].format(text) if marked else (text, _DIFF_STYLES[op]))
+    return out
+
+
+def elided(diff: list[list[str]], context: int = CONTEXT_WORDS) -> list[tuple[str, str]]:
+    """A word diff's ``(op, text)`` pairs with unchanged stretches longer than twice `context`
+    words cut to their ends around "…" (what `words` and the web pages show)."""
+    out: list[tuple[str, str]] = []
     for i, (op, text) in enumerate(diff):
         if op == "=":
             ws = text.split()
@@ -81,14 +96,8 @@ def words(diff: list[list[str]], context: int = CONTEXT_WORDS, *, marked: bool =
                 head = ws[:context] if i > 0 else []
                 tail = ws[-context:] if i < len(diff) - 1 else []
                 text = " ".join([*head, "…", *tail]).strip()
-        if not text:
-            continue
-        if out:
-            out.append(" ")
-        if op == "=":
-            out.append(text)
-        else:
-            out.append(_GIT_MARKS[op].format(text) if marked else (text, _DIFF_STYLES[op]))
+        if text:
+            out.append((op, text))
     return out
 
 
@@ -152,6 +161,7 @@ CHANGE_WORDS = {
     "new": N_("new"),
     "same": N_("same"),
     "changed": N_("changed"),
+    "text": N_("changed"),  # the lineage's word for a step whose text changed
     "renumbered": N_("renumbered"),
     "removed": N_("removed"),
     "split": N_("split"),
@@ -160,17 +170,22 @@ CHANGE_WORDS = {
 }
 
 
-def change_counts(counts: dict[str, int], glossary: dict[str, int]) -> str:
-    """"8 added, 5 changed; glossary: 1 added" in the interface language."""
+def change_counts(
+    counts: dict[str, int], glossary: dict[str, int], gettext: Callable[[str], str] | None = None
+) -> str:
+    """"8 added, 5 changed; glossary: 1 added" in the interface language (or through
+    `gettext`: a web page's catalog)."""
+    t = gettext or _
+
     def said(found: dict[str, int]) -> str:
         return ", ".join(
-            (_(CHANGE_COUNTS[k]) if k in CHANGE_COUNTS else "{n} " + k).format(n=n)
+            (t(CHANGE_COUNTS[k]) if k in CHANGE_COUNTS else "{n} " + k).format(n=n)
             for k, n in found.items() if n
         )
 
-    text = said(counts) or _("no rule changes")
+    text = said(counts) or t(N_("no rule changes"))
     gloss = said(glossary)
-    return _("{counts}; glossary: {glossary}").format(counts=text, glossary=gloss) if gloss else text
+    return t(N_("{counts}; glossary: {glossary}")).format(counts=text, glossary=gloss) if gloss else text
 
 
 def render_diff(con: Console, data: dict[str, Any], lang: str | None = None) -> None:

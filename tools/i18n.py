@@ -6,7 +6,8 @@
 Messages come from three places: ``_()``, ``ngettext()`` and ``N_()`` calls in ``cli/`` and
 ``N_()`` message templates in ``index/`` (Babel's Python extractor), every help text of the
 typer command tree (command docstrings and option help, read from the built click commands so
-none is missed), and the handful of
+none is missed), the /api page's endpoint and parameter descriptions (from the OpenAPI schema),
+and the handful of
 click/typer words that typer looks up through the stdlib's global ``gettext`` ("Options",
 "Commands", ...). New messages land in the ``.po`` untranslated; translate them there and run
 the script again. The ``.mo`` is committed and shipped as package data; the tests check that it
@@ -103,7 +104,25 @@ def template() -> Catalog:
         cat.add(text, auto_comments=[where])
     for word in TYPER_WORDS:
         cat.add(word, auto_comments=["typer"])
+    for text, where in _api_texts():
+        cat.add(text, auto_comments=[where])
     return cat
+
+
+def _api_texts() -> Iterator[tuple[str, str]]:
+    """What the /api page says of each endpoint and parameter (the OpenAPI schema's
+    descriptions: the routes' docstrings and the parameters' ``description``)."""
+    from regelwerk.cli.web.app import create_app
+
+    for path, ops in create_app().openapi()["paths"].items():
+        for method, op in ops.items():
+            text = op.get("description") or op.get("summary")
+            if text:
+                yield text, f"api:{method.upper()} {path}"
+            for param in op.get("parameters", ()):
+                about = param.get("description") or param.get("schema", {}).get("description")
+                if about:
+                    yield about, f"api:{method.upper()} {path} {param['name']}"
 
 
 def compiled(po: Path) -> bytes:

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from regelwerk.cli.web.site import Lang, Limit, QueryText, Version, check_number, check_scenario, site
+from regelwerk.cli.web.site import (
+    Lang,
+    Limit,
+    QueryText,
+    Release,
+    Section,
+    Version,
+    check_number,
+    check_rule_query,
+    check_scenario,
+    site,
+)
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.message import N_, msg
 
@@ -65,6 +76,29 @@ def api_example(request: Request, scenario: str, lang: Lang = "de") -> Any:
     """One example played step by step: ``regelwerk example run ID --lang L --json``."""
     check_scenario(site(request), scenario)
     return ok(site(request).call("example", scenario, lang=lang))
+
+
+@router.get("/history/{rule}")
+def api_history(
+    request: Request,
+    rule: Annotated[str, Path(description="A rule number (702.22, 502.10) or a keyword in English or "
+                                          "German (banding, Bündnisfähigkeit).")],
+    full: Annotated[
+        bool, Query(description="One entry per release instead of runs of unchanged ones.")
+    ] = False,
+) -> Any:
+    """One rule (a number, or a keyword in English or German) through every ingested CR
+    release, runs of unchanged releases collapsed, a word diff at each change:
+    ``regelwerk history RULE --json``."""
+    check_rule_query(rule)
+    return ok(site(request).call("history", rule, full=full))
+
+
+@router.get("/diff")
+def api_diff(request: Request, old: Release, new: Release = "latest", section: Section = None) -> Any:
+    """Added, removed, renumbered and changed rules and glossary entries between two releases:
+    ``regelwerk diff OLD NEW --json``."""
+    return ok(site(request).call("diff", old, new, section=section))
 
 
 @router.get("/docs")

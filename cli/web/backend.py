@@ -38,6 +38,7 @@ STATUS_BY_ERROR = {
     "UnknownScenario": 404,
     "UnknownScenarioPage": 404,
     "UnknownCard": 404,
+    "UnknownRelease": 404,
 }
 
 

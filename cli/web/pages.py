@@ -1,9 +1,11 @@
-"""The HTML pages: search (with the hit list as a fragment for search-as-you-type), rule, term,
-examples, documents, the offline API page, and the language switch."""
+"""The HTML pages: search (with the hit list as a fragment for search-as-you-type), rule (with
+its history across releases), history, release diff, term, examples, documents, the offline API
+page, and the language switch."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -14,15 +16,17 @@ from regelwerk.cli.web.site import (
     FormLang,
     Lang,
     PageQuery,
+    Section,
     Site,
     Version,
     check_number,
+    check_rule_query,
     check_scenario,
     form_lang,
     site,
     ui_lang,
 )
-from regelwerk.ingest.model.errors import InvalidQuery
+from regelwerk.ingest.model.errors import InvalidQuery, RegelwerkError
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 COOKIE_AGE = 365 * 24 * 3600
@@ -65,7 +69,55 @@ def search_fragment(request: Request, q: PageQuery = "", lang: FormLang | None =
 def rule_page(request: Request, number: str, version: Version = None) -> Response:
     check_number(number)
     s = site(request)
-    return s.page(request, "rule.html", **_rule_view(s, number, version))
+    view = _rule_view(s, number, version)
+    return s.page(request, "rule.html", **view, **_rule_history(request, s, view))
+
+
+@router.get("/history")
+def history_start(request: Request, q: PageQuery = "") -> Response:
+    """The history form; a number or keyword typed there goes to its own address."""
+    if q.strip():
+        return RedirectResponse(f"/history/{quote(q.strip(), safe='')}", status_code=303)
+    return site(request).page(request, "history.html", query="", full=False, data=None)
+
+
+@router.get("/history/{rule}")
+def history_page(request: Request, rule: str, full: bool = False) -> Response:
+    """One rule through every ingested release: ``regelwerk history RULE [--full]``."""
+    check_rule_query(rule)
+    s = site(request)
+    return s.page(request, "history.html", query=rule, full=full, **_history(request, s, rule, full))
+
+
+@router.get("/diff")
+def diff_page(
+    request: Request, old: Version = None, new: Version = None, section: Section = None
+) -> Response:
+    """What changed between two releases: ``regelwerk diff OLD NEW [--section S]``; without
+    `old` only the form (the newest release against the one before)."""
+    from regelwerk.cli.history import change_counts
+    from regelwerk.cli.i18n import catalog
+
+    s = site(request)
+    releases = _cr_releases(s)
+    section = (section or "").strip() or None
+    form: dict[str, Any] = {
+        "releases": releases,
+        "old": old or (releases[1] if len(releases) > 1 else ""),
+        "new": new or "latest",
+        "section": section or "",
+    }
+    if not old:
+        note = None
+        if not releases:  # the library says how to ingest one
+            try:
+                s.call("diff", "latest", "latest")
+            except RegelwerkError as exc:
+                note = error(exc, ui_lang(request))
+        return s.page(request, "diff.html", data=None, note=note, **form)
+    data = s.call("diff", old, new or "latest", section=section)
+    counts = change_counts(data["counts"], data["glossary_counts"], catalog(ui_lang(request)).gettext)
+    return s.page(request, "diff.html", data=data, counts=counts, groups=_groups(data["changes"]), **form)
 
 
 @router.get("/term")
@@ -194,3 +246,66 @@ def _releases(backend: Site, number: str) -> list[dict[str, Any]]:
         if rule["number"] == number and not any(r["version"] == doc["version"] for r in out):
             out.append({"version": doc["version"], "title": rule["title"], "current": rule["current"]})
     return out
+
+
+def _history(request: Request, s: Site, query: str, full: bool) -> dict[str, Any]:
+    """The history of `query` with the rows a page lists (runs, or every release with `full`);
+    with no CR release ingested, the library's note of how to ingest one instead of an error."""
+    from regelwerk.cli.history import named
+
+    try:
+        data = s.call("history", query, full=full)
+    except RegelwerkError as exc:
+        if type(exc).__name__ != "UnknownRelease":  # an unknown rule or keyword: a 404 page
+            raise
+        return {"data": None, "note": error(exc, ui_lang(request))}
+    lineage = data["lineage"]
+    rows = (
+        [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in lineage]
+        if full
+        else data["runs"]
+    )
+    last = next((e for e in reversed(lineage) if e["title"]), None)
+    return {
+        "data": data,
+        "rows": rows,
+        "heading": named(last["title"], last.get("names")) if last else query,
+        "changes": sum(1 for r in data["runs"] if r["change"] not in ("same", "new")),
+    }
+
+
+def _rule_history(request: Request, s: Site, view: dict[str, Any]) -> dict[str, Any]:
+    """The rule page's history: the rule's runs across releases, if the shown rule is one a CR
+    release has (a rule of an old release is followed by its number today, and shown only if
+    the history passes through that release with that number: 702.22 of 2011 is Flanking, not
+    today's Banding); nothing for a rule no release has."""
+    main = view["main"]
+    if main is None:
+        return {}
+    query = main.get("current") or main["number"]
+    try:
+        found = _history(request, s, query, full=False)
+    except RegelwerkError:  # a rule no CR release has (a seed's): no history
+        return {}
+    if found["data"] is not None and main.get("version") and not any(
+        e["version"] == main["version"] and e["number"] == main["number"] for e in found["data"]["lineage"]
+    ):
+        return {}
+    return {"history": found, "history_query": query}
+
+
+def _cr_releases(s: Site) -> list[str]:
+    """The dates of the ingested English CR releases, newest first (the diff form's choices)."""
+    found = {doc["version"] for doc in s.call("docs")["documents"]
+             if doc["kind"] in ("cr-text", "cr-html") and doc["language"] == "en" and doc["version"]}
+    return sorted(found, reverse=True)
+
+
+def _groups(changes: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """A diff's changes by section (in the library's order), the glossary last as it comes."""
+    groups: list[tuple[str, list[dict[str, Any]]]] = []
+    for c in changes:
+        if not groups or groups[-1][0] != c["section"]:
+            groups.append((c["section"], []))
+        groups[-1][1].append(c)
+    return groups

@@ -74,3 +74,24 @@ def code(text: str | None) -> Markup:
     """Escaped `text` with its backticked spans as ``<code>``."""
     safe = str(escape(text or ""))
     return Markup(_CODE.sub(lambda m: f"<code>{m.group(1) or m.group(2)}</code>", safe))
+
+
+def word_diff(diff: list[list[str]] | None, removed: str = "removed", added: str = "added") -> Markup:
+    """A word diff (``[["=", "same"], ["-", "old"], ["+", "new"]]``) as escaped HTML: removed
+    words in ``<del>`` (struck through), added ones in ``<ins>`` (underlined), so the change
+    reads without colour; each also says so in words to a screen reader (`removed`, `added`:
+    the page's language) and on hover. Long unchanged stretches are cut as on the command line.
+    """
+    from regelwerk.cli.history import elided
+
+    said = {"-": ("del", escape(removed)), "+": ("ins", escape(added))}
+    parts = []
+    for op, text in elided(diff or []):
+        safe = escape(text)
+        if op in said:
+            tag, label = said[op]
+            parts.append(f'<{tag} title="{label}"><span class="vh">[{label}: </span>{safe}'
+                         f'<span class="vh">]</span></{tag}>')
+        else:
+            parts.append(str(safe))
+    return Markup(" ".join(parts))

@@ -14,9 +14,10 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
 from regelwerk.cli.web.backend import Backend
-from regelwerk.cli.web.render import code, highlight, linkify, rule_url
+from regelwerk.cli.web.render import code, highlight, linkify, rule_url, word_diff
 from regelwerk.index.facade import NO_GERMAN_RULES
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.message import N_, msg
@@ -47,6 +48,14 @@ PageQuery = Annotated[str, Query(max_length=MAX_QUERY)]
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many results.")]
 Version = Annotated[
     str | None, Query(max_length=40, description="A CR release (effective date, e.g. 2015-11-13).")
+]
+
+Release = Annotated[
+    str, Query(min_length=1, max_length=40,
+               description="A CR release: its date (2026-01-16), 'latest' or a document id.")
+]
+Section = Annotated[
+    str | None, Query(max_length=10, description="Only this chapter (7) or section (702).")
 ]
 
 
@@ -99,6 +108,7 @@ class Site:
         env.filters["linkify"] = linkify
         env.filters["highlight"] = highlight
         env.filters["code"] = code
+        env.filters["word_diff"] = word_diff
         env.globals["rule_url"] = rule_url
         env.globals["quote"] = lambda s: quote(str(s), safe="")
 
@@ -119,6 +129,8 @@ class Site:
                   "notes": lambda data: notes(data, lang),
                   "kind_label": lambda kind: t.gettext(KINDS[kind]) if kind in KINDS else kind,
                   "how_label": lambda how: t.gettext(LINKED_BY[how]) if how in LINKED_BY else how,
+                  "change_label": lambda change: t.gettext(CHANGE_WORDS[change])
+                  if change in CHANGE_WORDS else change,
                   "ui": lang, "other": "en" if lang == "de" else "de", "here": here}
         return self.templates.TemplateResponse(request, template, {**common, **context}, status_code=status)
 
@@ -140,6 +152,13 @@ def check_number(number: str) -> None:
     if len(number) > 40:
         raise InputError(msg(N_("rule number {number!r}... is too long; expected one such as '702.22'"),
                              number=number[:40]))
+
+
+def check_rule_query(rule: str) -> None:
+    """A rule number or keyword in a URL path: as long as a query may be."""
+    if len(rule) > MAX_QUERY:
+        raise InputError(msg(N_("rule or keyword {rule!r}... is too long; expected a number such as "
+                                "'702.22' or a keyword such as 'banding'"), rule=rule[:40]))
 
 
 def check_scenario(s: Site, scenario: str) -> dict[str, Any]:

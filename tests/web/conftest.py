@@ -70,3 +70,41 @@ def web_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def client(web_home: Path) -> Iterator[TestClient]:
     with TestClient(create_app(Backend(web_home)), raise_server_exceptions=False) as c:
         yield c
+
+
+#: Three small releases for history and diff: 702.9a's text changes in the second, Banding is
+#: added in the second, and the third is the second again under a new date.
+RELEASES = {
+    "2020-06-01": MINI,
+    "2021-01-01": MINI.replace("June 1, 2020", "January 1, 2021")
+    .replace("702.9a Flying is an evasion ability.",
+             "702.9a Flying is an evasion ability that limits blockers.\n\n"
+             "702.10. Banding\n\n702.10a Banding is a static ability that modifies combat."),
+    "2021-06-01": MINI.replace("June 1, 2020", "June 1, 2021")
+    .replace("702.9a Flying is an evasion ability.",
+             "702.9a Flying is an evasion ability that limits blockers.\n\n"
+             "702.10. Banding\n\n702.10a Banding is a static ability that modifies combat."),
+}
+
+
+@pytest.fixture(scope="module")
+def history_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the seeds and `RELEASES`."""
+    from regelwerk.index.facade import Library
+
+    root = tmp_path_factory.mktemp("history")
+    sources = []
+    for version, text in RELEASES.items():
+        source = root / f"cr-{version}.txt"
+        source.write_text(text, encoding="utf-8")
+        sources.append(source)
+    home = root / "home"
+    report = Library(home).ingest(sources)
+    assert not report["errors"], report["errors"]
+    return home
+
+
+@pytest.fixture(scope="module")
+def history_client(history_home: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Backend(history_home)), raise_server_exceptions=False) as c:
+        yield c

@@ -114,7 +114,7 @@ def test_openapi_schema_lists_every_endpoint(client: TestClient) -> None:
     paths = set(schema["paths"])
     assert paths == {
         "/api/rule/{number}", "/api/search", "/api/term", "/api/card",
-        "/api/examples", "/api/examples/{scenario}", "/api/docs",
+        "/api/examples", "/api/examples/{scenario}", "/api/history/{rule}", "/api/diff", "/api/docs",
     }
     limit = next(p for p in schema["paths"]["/api/search"]["get"]["parameters"] if p["name"] == "limit")
     assert limit["schema"]["maximum"] == 50

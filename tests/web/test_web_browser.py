@@ -45,7 +45,17 @@ def _require_browser() -> None:
 @pytest.fixture(scope="module")
 def server(web_home: Path) -> Iterator[str]:
     """`regelwerk serve --port 0` in a child process; yields its base URL."""
-    env = {**os.environ, "REGELWERK_HOME": str(web_home)}
+    yield from _serve(web_home)
+
+
+@pytest.fixture(scope="module")
+def history_server(history_home: Path) -> Iterator[str]:
+    """The same over the home with three small releases (conftest's `RELEASES`)."""
+    yield from _serve(history_home)
+
+
+def _serve(home: Path) -> Iterator[str]:
+    env = {**os.environ, "REGELWERK_HOME": str(home)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "regelwerk", "serve", "--host", "127.0.0.1", "--port", "0"],
         env=env, stderr=subprocess.PIPE, text=True,
@@ -167,6 +177,49 @@ def test_a_phone_never_scrolls_sideways(server: str, page: Any, path: str) -> No
     page.set_viewport_size({"width": 390, "height": 844})
     page.context.add_cookies([{"name": "ui", "value": "de", "url": server}])
     page.goto(server + path)
+    assert page.locator("html").get_attribute("lang") == "de"
+    wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide <= screen, f"{path} is {wide} px wide on a {screen} px screen"
+
+
+def test_a_reader_follows_a_rule_through_its_releases(history_server: str, page: Any) -> None:
+    """From the rule page's history to the history page, every release, a keyword typed in
+    German, and back to the rule at one release."""
+    from playwright.sync_api import expect
+
+    page.set_default_timeout(15000)
+    page.goto(history_server + "/rule/702.9a")
+    history = page.locator("#history")
+    expect(history.locator("li.run")).to_have_count(2)
+    # struck through, and said so to a screen reader ("[removed: ability.]")
+    expect(history.locator("del").first).to_have_text(re.compile(r"^\[removed: ability\.\]\s*$"))
+    style = "e => getComputedStyle(e).textDecorationLine"
+    assert history.locator("del").first.evaluate(style) == "line-through"
+    assert history.locator("ins").first.evaluate(style) == "underline"
+    expect(history.locator("li.here")).to_contain_text("2021-06-01")
+    page.locator("#history-link").click()
+    expect(page).to_have_url(re.compile(r"/history/702\.9a$"))
+    page.locator("#history-toggle").click()
+    expect(page).to_have_url(re.compile(r"/history/702\.9a\?full=true$"))
+    expect(page.locator("ol.history li.run")).to_have_count(3)
+
+    page.locator("#history-q").fill("Bündnisfähigkeit")
+    page.locator("#history-q").press("Enter")
+    expect(page).to_have_url(re.compile(r"/history/B%C3%BCndnisf%C3%A4higkeit$"))
+    expect(page.locator("#history-title")).to_contain_text("Banding")
+    page.locator("ol.history a[href='/rule/702.10?version=2021-01-01']").click()
+    expect(page).to_have_url(re.compile(r"/rule/702\.10\?version=2021-01-01$"))
+    expect(page.locator("#version")).to_have_value("2021-01-01")
+
+
+@pytest.mark.parametrize(
+    "path", ["/rule/702.9a", "/history/702.9a?full=true", "/diff", "/diff?old=2020-06-01&new=2021-06-01"]
+)
+def test_history_and_diff_fit_a_phone(history_server: str, page: Any, path: str) -> None:
+    """The history and diff pages at 390 px in German: no sideways scrolling."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.context.add_cookies([{"name": "ui", "value": "de", "url": history_server}])
+    page.goto(history_server + path)
     assert page.locator("html").get_attribute("lang") == "de"
     wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert wide <= screen, f"{path} is {wide} px wide on a {screen} px screen"

@@ -1,0 +1,239 @@
+"""A rule's history and release diffs in the web face: ``/api/history``, ``/api/diff`` (the CLI's
+``--json`` objects), the rule page's history, ``/history/{rule}`` and ``/diff``.
+
+Most tests read `history_home` (conftest: the seeds and three small releases in which 702.9a's
+text changes once and Banding arrives as 702.10); the last ones need the real archive and skip
+without ../shared.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from regelwerk.cli.web.app import create_app
+from regelwerk.cli.web.backend import Backend
+from regelwerk.cli.web.render import word_diff
+from tests.conftest import CORPUS, NEEDS_SHARED
+from tests.web.conftest import SCRIPT
+from tests.web.test_web_api import cli_json
+
+
+@pytest.fixture(autouse=True)
+def _english(history_client: TestClient) -> None:
+    history_client.cookies.clear()
+
+
+@pytest.mark.parametrize(
+    ("url", "cli"),
+    [
+        ("/api/history/702.9a", ["history", "702.9a"]),
+        ("/api/history/702.9a?full=true", ["history", "702.9a", "--full"]),
+        ("/api/history/banding", ["history", "banding"]),
+        ("/api/history/B%C3%BCndnisf%C3%A4higkeit", ["history", "Bündnisfähigkeit"]),
+        ("/api/history/first%20strike", ["history", "first", "strike"]),
+        ("/api/diff?old=2020-06-01", ["diff", "2020-06-01"]),
+        ("/api/diff?old=2020-06-01&new=2021-01-01&section=702",
+         ["diff", "2020-06-01", "2021-01-01", "--section", "702"]),
+        ("/api/diff?old=cr-en-2020-06-01&new=latest&section=1",
+         ["diff", "cr-en-2020-06-01", "latest", "--section", "1"]),
+        ("/api/diff?old=2021-01-01&new=2021-06-01", ["diff", "2021-01-01", "2021-06-01"]),
+    ],
+)
+def test_api_returns_the_cli_json(
+    history_client: TestClient, history_home: Path, monkeypatch: pytest.MonkeyPatch, url: str, cli: list[str]
+) -> None:
+    if "first" in url:  # no release names first strike: the same error from both
+        response = history_client.get(url)
+        assert response.status_code == 404
+        assert response.json() == cli_json(history_home, monkeypatch, *cli)
+        return
+    response = history_client.get(url)
+    assert response.status_code == 200, response.text
+    assert response.json() == cli_json(history_home, monkeypatch, *cli)
+
+
+def test_api_history_and_diff_say_what_changed(history_client: TestClient) -> None:
+    runs = history_client.get("/api/history/702.9a").json()["runs"]
+    assert [(r["from"], r["to"], r["change"]) for r in runs] == [
+        ("2020-06-01", "2020-06-01", "new"), ("2021-01-01", "2021-06-01", "text")]
+    assert ["+", "ability that limits blockers."] in runs[1]["diff"]
+    diff = history_client.get("/api/diff?old=2020-06-01&new=latest").json()
+    assert diff["counts"]["added"] == 2 and diff["counts"]["changed"] == 1
+    assert diff["to"] == "2021-06-01"
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "says"),
+    [
+        ("/api/history/nothing-here", 404, "'nothing-here' is neither a rule number nor a rule title"),
+        ("/api/history/999.1", 404, "rule '999.1' is in no ingested CR release"),
+        ("/api/history/" + "x" * 201, 400, "is too long; expected a number such as '702.22'"),
+        ("/api/history/702.9a?full=maybe", 400, "full: input should be a valid boolean"),
+        ("/api/diff", 400, "old: field required"),
+        ("/api/diff?old=", 400, "old: string should have at least 1 character"),
+        ("/api/diff?old=1999-01-01", 404, "no ingested CR release is '1999-01-01'"),
+        ("/api/diff?old=2020-06-01&new=2099-01-01", 404, "no ingested CR release is '2099-01-01'"),
+        ("/api/diff?old=latest&new=2020-06-01", 400, "is newer than '2020-06-01'"),
+        ("/api/diff?old=2020-06-01&section=abc", 400,
+         "--section 'abc': expected a chapter (7) or a section (702)"),
+        ("/api/diff?old=2020-06-01&section=70222222222", 400, "section: string should have at most 10"),
+    ],
+)
+def test_api_errors_use_the_envelope(history_client: TestClient, url: str, status: int, says: str) -> None:
+    response = history_client.get(url)
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["ok"] is False and says in body["error"], body
+
+
+def test_the_api_page_lists_both_in_both_languages(history_client: TestClient) -> None:
+    schema = history_client.get("/openapi.json").json()
+    assert {"/api/history/{rule}", "/api/diff"} <= set(schema["paths"])
+    english = history_client.get("/api").text
+    assert "<code>regelwerk history RULE --json</code>" in english
+    assert "<code>regelwerk diff OLD NEW --json</code>" in english
+    history_client.cookies.set("ui", "de")
+    german = history_client.get("/api").text
+    assert "jede Änderung Wort für Wort" in german and "<code>regelwerk history REGEL --json</code>" in german
+    assert "Eine CR-Fassung: ihr Datum (2026-01-16)" in german  # a parameter's description
+    assert "<code>regelwerk rule N --json</code>" in german and "Eine Regel mit Unterregeln" in german
+
+
+def _main(page: str) -> str:
+    return page.partition("<main>")[2].partition("</main>")[0]
+
+
+def test_history_page_shows_runs_with_word_diffs_and_release_links(history_client: TestClient) -> None:
+    page = _main(history_client.get("/history/702.9a").text)
+    assert "History: Flying · Fliegend" in page
+    assert "3 releases" in page and "1 change" in page
+    # each run's releases link to the rule page at that release (the release picker's URL)
+    assert re.findall(r'href="(/rule/[^"]+)"', page) == [
+        "/rule/702.9a?version=2020-06-01", "/rule/702.9a?version=2021-01-01",
+        "/rule/702.9a?version=2021-06-01"]
+    # removed words struck (<del>), added ones underlined (<ins>), each also said in words
+    assert ('<del title="removed"><span class="vh">[removed: </span>ability.<span class="vh">]</span></del>'
+            in page)
+    assert '<ins title="added"><span class="vh">[added: </span>ability that limits blockers.' in page
+    assert page.count('class="run ') == 2
+    full = _main(history_client.get("/history/702.9a?full=true").text)
+    assert full.count('class="run ') == 3 and 'href="/history/702.9a"' in full
+
+
+def test_history_of_a_keyword_in_either_language(history_client: TestClient) -> None:
+    typed = history_client.get("/history?q=B%C3%BCndnisf%C3%A4higkeit", follow_redirects=False)
+    assert typed.status_code == 303 and typed.headers["location"] == "/history/B%C3%BCndnisf%C3%A4higkeit"
+    for url in ("/history/B%C3%BCndnisf%C3%A4higkeit", "/history/banding"):
+        page = _main(history_client.get(url).text)
+        assert "History: Banding" in page and "/rule/702.10?version=2021-01-01" in page
+    assert "History" in history_client.get("/history").text  # the empty form
+
+
+def test_the_rule_page_has_its_history(history_client: TestClient) -> None:
+    page = _main(history_client.get("/rule/702.9a?version=2021-01-01").text)
+    section = page.partition('id="history"')[2]
+    assert section and "<del" in section and 'href="/history/702.9a"' in section
+    # the run of the release shown is marked as such, in words and for a screen reader
+    here = section.partition('aria-current="true"')[2].partition("</li>")[0]
+    assert "2021-01-01" in here and "shown above" in here
+    # the German seed's 702.19 is today's Banding (702.10 here): its history is Banding's
+    seed = _main(history_client.get("/rule/702.19").text).partition('id="history"')[2]
+    assert "/rule/702.10?version=2021-01-01" in seed
+
+
+def test_history_pages_speak_german(history_client: TestClient) -> None:
+    history_client.cookies.set("ui", "de")
+    page = _main(history_client.get("/history/702.9a").text)
+    assert "Verlauf: Flying · Fliegend" in page and "3 Fassungen" in page and "1 Änderung" in page
+    assert "geändert" in page and '<del title="entfallen">' in page
+    diff = _main(history_client.get("/diff?old=2020-06-01&new=2021-06-01").text)
+    assert "2 hinzugekommen, 1 geändert" in diff and "Abschnitt 702" in diff
+    missing = history_client.get("/history/nichts")
+    assert missing.status_code == 404
+    assert "&#39;nichts&#39; ist weder eine Regelnummer noch ein Regeltitel" in missing.text
+
+
+def test_diff_page_lists_changes_each_number_a_link(history_client: TestClient) -> None:
+    start = _main(history_client.get("/diff").text)  # the form: the newest against the one before
+    assert '<option value="2021-01-01" selected>' in start and '<option value="2021-06-01" selected>' in start
+    page = _main(history_client.get("/diff?old=2020-06-01&new=2021-06-01&section=").text)
+    assert "Changes 2020-06-01 → 2021-06-01" in page and "2 added, 1 changed" in page
+    assert 'href="/rule/702.9a?version=2021-06-01"' in page
+    assert 'href="/rule/702.10?version=2021-06-01"' in page
+    assert "<ins" in page and "Section 702" in page
+    narrow = _main(history_client.get("/diff?old=2020-06-01&new=2021-06-01&section=100").text)
+    assert "no rule changes" in narrow and "Section 702" not in narrow
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "says"),
+    [
+        ("/diff?old=1999-01-01", 404, "no ingested CR release is &#39;1999-01-01&#39;"),
+        ("/diff?old=2020-06-01&section=abc", 400, "expected a chapter (7) or a section (702)"),
+        ("/history/999.1", 404, "rule &#39;999.1&#39; is in no ingested CR release"),
+    ],
+)
+def test_errors_are_pages(history_client: TestClient, url: str, status: int, says: str) -> None:
+    response = history_client.get(url)
+    assert response.status_code == status and response.headers["content-type"].startswith("text/html")
+    assert says in response.text
+
+
+def test_word_diff_escapes_before_marking() -> None:
+    html = str(word_diff([["=", "a <b>"], ["-", SCRIPT], ["+", "x & y"]], "weg", "neu"))
+    assert "<script>" not in html and "&lt;script&gt;" in html and "a &lt;b&gt;" in html
+    assert '<del title="weg"><span class="vh">[weg: </span>' in html and "x &amp; y" in html
+    long = str(word_diff([["=", " ".join(map(str, range(40)))], ["+", "new"]]))
+    assert long.startswith("… 32 33") and "0 1" not in long  # long unchanged text is cut
+
+
+@pytest.fixture(scope="module")
+def bare_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """A home with the seeds only: no CR release to follow a rule through."""
+    home = tmp_path_factory.mktemp("bare") / "home"
+    with TestClient(create_app(Backend(home)), raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_without_releases_the_pages_say_how_to_ingest_one(bare_client: TestClient) -> None:
+    api = bare_client.get("/api/history/banding")
+    assert api.status_code == 404
+    said = "no Comprehensive Rules release is ingested; try: regelwerk ingest FILE"
+    assert api.json() == {"ok": False, "error": said}
+    for url in ("/history/banding", "/history/B%C3%BCndnisf%C3%A4higkeit", "/rule/702.19", "/diff"):
+        page = bare_client.get(url)
+        assert page.status_code == 200, url
+        assert said in page.text, url
+    bare_client.cookies.set("ui", "de")
+    assert "versuche: regelwerk ingest DATEI" in bare_client.get("/history/banding").text
+
+
+# -- the real archive ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def archive_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    from regelwerk.index.facade import Library
+
+    home = tmp_path_factory.mktemp("archive-web") / "home"
+    Library(home).ingest([CORPUS / "en" / f"MagicCompRules-{date}.txt" for date in ("20110204", "20260417")])
+    with TestClient(create_app(Backend(home)), raise_server_exceptions=False) as c:
+        yield c
+
+
+@NEEDS_SHARED
+def test_an_old_release_s_rule_page_shows_that_rule_s_history(archive_client: TestClient) -> None:
+    """702.22 of 2011 is Flanking; today 702.22 is Banding. The page of the old one follows
+    Flanking (to its number today), not today's owner of the number."""
+    old = _main(archive_client.get("/rule/702.22?version=2011-02-04").text).partition('id="history"')[2]
+    here = old.partition('aria-current="true"')[2].partition("</li>")[0]
+    assert "702.22" in here and "2011-02-04" in here
+    assert "/rule/702.19?version=2011-02-04" not in old  # Banding's number then
+    today = _main(archive_client.get("/rule/702.22").text).partition('id="history"')[2]
+    assert "/rule/702.19?version=2011-02-04" in today
+    assert _main(archive_client.get("/history/Flankenangriff").text).count('class="run ') >= 2
