@@ -31,6 +31,27 @@ clauses at a share of the word's weight and covering it in coordination: ``bench
 the whole glossary rather than among the first hits, whose cited rules join the candidates at
 a share of the best score (0.1-0.5 moved nothing, 0.75 and 1.0 lowered German; 285 dev
 questions before ``dev2.tsv``).
+
+Tried in session 21 and dropped: the askers' words learned from the dev questions and their
+answers (Berger and Lafferty 1999, retrieval as statistical translation), as the words a
+question says where its answer says others ("beide": "the same player"). Each of the 825 dev
+questions' English terms (a German one's translation, with its weights) beside the terms of
+its first expected rule; for a question term q, a CR term t that the answers of q's questions
+hold (p(t | q)) at least 3 times as often as the CR's rules do, in the answers of 2 distinct
+rules or more, ranked by p log(p / background); a question's terms then searched their best 1
+or 3 at w * p (w 0.05-0.4), like the lexicon's translations. Scored leave-one-round-out over
+the blind rounds ``dev2.tsv`` to ``dev7.tsv`` (the table learned from every other dev row, w
+and the top-k chosen on the other blind rounds), MRR@10 German / English pooled over the six:
+0.506 -> 0.504 / 0.692 -> 0.691 (German per round -0.016, -0.026, +0.015, +0.010, +0.003,
++0.003); at no fixed grid point better than +0.006 / 0.000 (w 0.05). 5-fold over the whole
+dev split: 0.580 -> 0.579 / 0.719 -> 0.719. IBM Model 1 (10 EM iterations, an empty question
+word) in place of the counts: 0.506 -> 0.506 / 0.692 -> 0.686; the floor counted in distinct
+sections rather than rules: 0.504 / 0.686 (5-fold 0.580 / 0.719 unchanged); the learned words
+counted in coordination's coverage (0.25-1.0 of their idf) instead of searched: every point
+lower (0.25, top 1: 0.503 / 0.690; 1.0, top 3: 0.444 / 0.625), off in every round's choice.
+What a blind round misses by a word is said once; what the pairs teach is the words of the
+older rounds' topics ("block": creature, attack, declare, 509), which another round's answers
+do not share. (The code and ``bench/asked.py``: branch ``qtrans-tried``.)
 """
 
 from __future__ import annotations
