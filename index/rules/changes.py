@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from regelwerk.index.linking import wording
 from regelwerk.index.linking.wording import rule_text
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownKeyword, UnknownRule
 from regelwerk.ingest.model.fold import compact
@@ -40,12 +41,15 @@ class UnknownRelease(InputError):
 
 
 def word_diff(old: str, new: str) -> list[list[str]]:
-    """``[["=", "same words"], ["-", "old words"], ["+", "new words"], ...]`` by words."""
+    """``[["=", "same words"], ["-", "old words"], ["+", "new words"], ...]`` by words; words
+    that differ only by quotes (``wording.key``) count as the same and show as the new text
+    has them."""
     a, b = _WORDS.findall(old), _WORDS.findall(new)
     out: list[list[str]] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    keys_a, keys_b = [wording.key(w) for w in a], [wording.key(w) for w in b]
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False).get_opcodes():
         if op == "equal":
-            out.append(["=", " ".join(a[i1:i2])])
+            out.append(["=", " ".join(b[j1:j2])])
             continue
         if i2 > i1:
             out.append(["-", " ".join(a[i1:i2])])
@@ -178,7 +182,9 @@ def history(corpus: Corpus, query: str, *, full: bool = False) -> dict[str, Any]
         lineage = [entries[i] for i in sorted(entries)]
         for before, after in itertools.pairwise(lineage):
             after["diff"] = (
-                word_diff(before["text"], after["text"]) if before["text"] != after["text"] else []
+                word_diff(before["text"], after["text"])
+                if not wording.same(before["text"], after["text"])
+                else []
             )
         lineage[0]["diff"] = []
         return {"query": query, "lineage": lineage, "runs": _runs(lineage), "full": full}
@@ -212,11 +218,12 @@ def _both_names(title: str) -> dict[str, str | None]:
 
 
 def _runs(lineage: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Consecutive releases with the same number and text, as one run each."""
+    """Consecutive releases with the same number and text (quotes aside: ``wording.same``), as
+    one run each."""
     runs: list[dict[str, Any]] = []
     for e in lineage:
         last = runs[-1] if runs else None
-        if last is not None and last["number"] == e["number"] and last["text"] == e["text"]:
+        if last is not None and last["number"] == e["number"] and wording.same(last["text"], e["text"]):
             last["to"] = e["version"]
             last["releases"] += 1
             continue
@@ -399,7 +406,7 @@ def _rule_changes(tables: _Tables, a: int, b: int) -> list[dict[str, Any]]:
             changes.append(_change("merged", rule, now))
         elif now.number != rule.number:
             changes.append(_change("renumbered", rule, now))
-        elif now.text != rule.text:
+        elif not wording.same(now.text, rule.text):
             changes.append(_change("changed", rule, now))
     if b == a + 1:
         for change, old_pos, new_pos in extra:
@@ -445,7 +452,7 @@ def _change(change: str, old: _Rule | None, new: _Rule | None) -> dict[str, Any]
         "title": either.title,
         "names": _names(either.title),
         "section": either.number.split(".")[0],
-        "diff": word_diff(text_old, text_new) if text_old != text_new else [["=", text_new]],
+        "diff": word_diff(text_old, text_new) if not wording.same(text_old, text_new) else [["=", text_new]],
     }
 
 
@@ -458,7 +465,7 @@ def _glossary_changes(corpus: Corpus, older: Release, newer: Release) -> list[di
             change = "removed"
         elif term not in a:
             change = "added"
-        elif a[term] != b[term]:
+        elif not wording.same(a[term], b[term]):
             change = "changed"
         else:
             continue
