@@ -264,6 +264,14 @@ class Library:
         return {"rule": lookup(self.corpus, query, version=version, lang=lang).to_dict()}
 
     @_names_damage
+    def rule_releases(self, number: str) -> dict[str, Any]:
+        """``{"releases": [{"version", "document", "title", "current"}]}``: the English CR
+        releases that have rule `number` (a number as `rule` shows it), newest first."""
+        from regelwerk.index.rules.lookup import releases_with
+
+        return {"releases": releases_with(self.corpus, number)}
+
+    @_names_damage
     def cite(self, query: str, version: str | None = None, lang: str | None = None) -> dict[str, Any]:
         """``{"citation": "CR 702.19b (2026-04-17)"}``: how to cite the rule `query` names.
 

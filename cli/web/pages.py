@@ -233,19 +233,8 @@ def _same_rule(en: dict[str, Any], de: dict[str, Any]) -> bool:
 
 def _releases(backend: Site, number: str) -> list[dict[str, Any]]:
     """The CR releases that have `number`, newest first, with what it was called there."""
-    from regelwerk.ingest.model.errors import RegelwerkError
-
-    out: list[dict[str, Any]] = []
-    for doc in backend.call("docs")["documents"]:
-        if doc["kind"] not in ("cr-text", "cr-html") or not doc["version"] or doc["language"] != "en":
-            continue
-        try:
-            rule = backend.call("rule", number, version=doc["version"], lang="en")["rule"]
-        except RegelwerkError:
-            continue
-        if rule["number"] == number and not any(r["version"] == doc["version"] for r in out):
-            out.append({"version": doc["version"], "title": rule["title"], "current": rule["current"]})
-    return out
+    return [{k: r[k] for k in ("version", "title", "current")}
+            for r in backend.call("rule_releases", number)["releases"]]
 
 
 def _history(request: Request, s: Site, query: str, full: bool) -> dict[str, Any]:

@@ -450,6 +450,31 @@ def lookup(
         con.close()
 
 
+def releases_with(library: Corpus, number: str) -> list[dict[str, Any]]:
+    """The English CR releases whose rules have `number`, newest first: ``{"version",
+    "document", "title", "current"}`` each, the rule each is as `lookup` (number, version,
+    ``lang="en"``) would show it, from one query instead of one lookup per release (the web
+    rule page's release picker: 109 lookups took 0.4-3 s over the archive)."""
+    con = rules_table(library)
+    try:
+        docs = {r["id"]: r for r in con.execute("SELECT * FROM docs")}
+        releases = {d["version"] for d in docs.values()
+                    if d["kind"] in CR_KINDS and d["version"] and d["language"] == "en"}
+        rows = con.execute(
+            "SELECT * FROM sections WHERE number = ? AND language = 'en'", (number,)
+        ).fetchall()
+        chosen: dict[str, sqlite3.Row] = {}
+        for version in releases:
+            found = _choose(rows, docs, version, "en")
+            if found is not None:
+                chosen[version] = found
+        newest = sorted(chosen.items(), key=lambda kv: docs[kv[1]["doc"]]["rank"], reverse=True)
+        return [{"version": version, "document": row["doc"], "title": _title(con, row),
+                 "current": row["current"]} for version, row in newest]
+    finally:
+        con.close()
+
+
 def _resolve(query: str) -> tuple[str, list[Message], bool]:
     """The rule number `query` names, notes about how, and whether a term named it.
 

@@ -170,6 +170,33 @@ def test_diff_page_lists_changes_each_number_a_link(history_client: TestClient) 
     assert "no rule changes" in narrow and "Section 702" not in narrow
 
 
+def _picked_one_by_one(home: Path, number: str) -> list[dict[str, object]]:
+    """The release picker as it was: one rule lookup per English CR release."""
+    from regelwerk.index.facade import Library
+    from regelwerk.ingest.model.errors import RegelwerkError
+
+    lib, out = Library(home), []
+    for doc in lib.docs()["documents"]:
+        if doc["kind"] not in ("cr-text", "cr-html") or not doc["version"] or doc["language"] != "en":
+            continue
+        try:
+            rule = lib.rule(number, version=doc["version"], lang="en")["rule"]
+        except RegelwerkError:
+            continue
+        if rule["number"] == number and not any(r["version"] == doc["version"] for r in out):
+            out.append({"version": doc["version"], "title": rule["title"], "current": rule["current"]})
+    return out
+
+
+@pytest.mark.parametrize("number", ["702.9a", "702.10", "702.10a", "100.1", "1", "702.19", "999.1"])
+def test_rule_releases_are_the_releases_one_lookup_each_finds(history_home: Path, number: str) -> None:
+    from regelwerk.index.facade import Library
+
+    found = Library(history_home).rule_releases(number)["releases"]
+    assert [{k: r[k] for k in ("version", "title", "current")} for r in found] == _picked_one_by_one(
+        history_home, number)
+
+
 @pytest.mark.parametrize(
     ("url", "status", "says"),
     [
@@ -237,3 +264,5 @@ def test_an_old_release_s_rule_page_shows_that_rule_s_history(archive_client: Te
     today = _main(archive_client.get("/rule/702.22").text).partition('id="history"')[2]
     assert "/rule/702.19?version=2011-02-04" in today
     assert _main(archive_client.get("/history/Flankenangriff").text).count('class="run ') >= 2
+    picker = _main(archive_client.get("/rule/702.22").text).partition("</select>")[0]
+    assert "2026-04-17 · Banding" in picker and "2011-02-04 · Flanking" in picker
