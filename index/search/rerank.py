@@ -110,6 +110,10 @@ other six rounds' English; MRR@10, English pooled 0.690, German 0.482):
 - SUBRULE 0.1: 0.690 -> 0.691 (0.3: 0.681); OTHER_SUBRULE 0 / 0.1: 0.688 (0.2: 0.683).
 - CONSEQUENCE 1.25 / 1.0: base chosen in every round (0.687 / 0.682 in-sample); INTENT 1.2 /
   1.0: 0.685 (0.685 / 0.678 in-sample).
+- ENGLISH_COORDINATION 6 / 10: 0.689. With the whole top 40 collected, a deeper or shallower
+  pool (`query.RERANK` 30 / 50 / 60 / 80): 0.684, German 0.477; `query.COMMON` 0.07 / 0.12 /
+  0.15 / 0.2: 0.692, German 0.488, but not monotone (0.12 scores 0.688, 0.15 0.694, 0.2 0.695
+  in-sample), the keyword set 0.945 -> 0.943 / 0.939 and ``german.tsv`` 0.688 -> 0.665 at 0.2.
 """
 
 from __future__ import annotations
