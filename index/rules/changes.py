@@ -312,10 +312,8 @@ def resolve_release(chain: Sequence[Release], given: str) -> int:
 
 
 def diff(corpus: Corpus, old: str, new: str, *, section: str | None = None) -> dict[str, Any]:
-    """``{"from", "to", "counts", "changes": [...]}``: what changed from release `old` to `new`."""
-    if section is not None and not re.fullmatch(r"[1-9](?:\d\d)?", section.strip()):
-        raise InputError(msg(N_("--section {section!r}: expected a chapter (7) or a section (702)"),
-                             section=section))
+    """``{"from", "to", "counts", "changes": [...]}``: what changed from release `old` to `new`
+    (only the rules of `section`, a chapter or section number the facade checked, if given)."""
     tables = _Tables(corpus)
     try:
         chain = tables.chain
@@ -327,33 +325,38 @@ def diff(corpus: Corpus, old: str, new: str, *, section: str | None = None) -> d
                                  new_version=chain[b].version))
         changes = _rule_changes(tables, a, b) if a != b else []
         changes.extend(_glossary_changes(corpus, chain[a], chain[b]) if a != b else [])
-        if section is not None:
-            prefix = section.strip()
-            changes = [
-                c
-                for c in changes
-                if any((n or "").startswith(prefix) for n in (c["old"], c["new"])) and c["kind"] == "rule"
-            ]
-        counts = dict.fromkeys(("added", "removed", "renumbered", "changed", "split", "merged"), 0)
-        for c in changes:
-            if c["kind"] == "rule":
-                counts[c["change"]] += 1
-        glossary = dict.fromkeys(("added", "removed", "changed"), 0)
-        for c in changes:
-            if c["kind"] == "glossary":
-                glossary[c["change"]] += 1
-        return {
+        return narrowed({
             "from": chain[a].version,
             "to": chain[b].version,
             "from_document": chain[a].id,
             "to_document": chain[b].id,
-            "section": section,
-            "counts": counts,
-            "glossary_counts": glossary,
+            "section": None,
+            "counts": {},
+            "glossary_counts": {},
             "changes": changes,
-        }
+        }, section)
     finally:
         tables.close()
+
+
+def narrowed(found: dict[str, Any], section: str | None) -> dict[str, Any]:
+    """A diff (`diff`'s object) with only the rule changes of `section` (a chapter "7" or a
+    section "702"; None: all, the glossary too) and the counts of what is left. Narrowing
+    the whole diff gives what `diff` gives for the section, without composing the releases
+    again (the web's pages of one section reuse the whole diff)."""
+    changes = found["changes"]
+    if section is not None:
+        prefix = section.strip()
+        changes = [
+            c
+            for c in changes
+            if any((n or "").startswith(prefix) for n in (c["old"], c["new"])) and c["kind"] == "rule"
+        ]
+    counts = dict.fromkeys(("added", "removed", "renumbered", "changed", "split", "merged"), 0)
+    glossary = dict.fromkeys(("added", "removed", "changed"), 0)
+    for c in changes:
+        (counts if c["kind"] == "rule" else glossary)[c["change"]] += 1
+    return {**found, "section": section, "counts": counts, "glossary_counts": glossary, "changes": changes}
 
 
 def _sort_key(number: str | None) -> tuple[int, int, int]:
