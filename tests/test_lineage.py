@@ -257,3 +257,71 @@ def test_a_writer_killed_mid_transaction_leaves_a_table_readers_can_open(tmp_pat
     with pytest.raises(sqlite3.OperationalError):  # what a plain read-only open met
         sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute("SELECT count(*) FROM t").fetchone()
     assert read_only(path).execute("SELECT count(*) FROM t").fetchone() == (1000,)
+
+
+# A keyword's subrules follow their keyword: banding moves to 702.11 and the new intimidate
+# takes 702.10 with a "redundant" line nearly banding's words; banding's band rules merge.
+BANDING_OLD = "\n\n".join((
+    "702.10. Banding",
+    "702.10a Banding is a static ability that modifies the rules for combat.",
+    "702.10b As a player declares attackers, he or she may declare that any number of those creatures with "
+    'banding, and up to one of those creatures without banding, are all in a "band."',
+    "702.10c A player may declare as many attacking bands as he or she wants, but each creature may be a "
+    "member of only one of them.",
+    "702.10d Multiple instances of banding on the same creature are redundant.",
+))
+
+BANDING_NEW = "\n\n".join((
+    "702.10. Intimidate",
+    "702.10a Intimidate is an evasion ability.",
+    "702.10b Multiple instances of intimidate on the same creature are redundant.",
+    "702.11. Banding",
+    "702.11a Banding is a static ability that modifies the rules for combat.",
+    "702.11b As a player declares attackers, they may declare that one or more attacking creatures with "
+    'banding and up to one attacking creature without banding are all in a "band." A player may declare as '
+    "many attacking bands as they want, but each creature may be a member of only one of them.",
+    "702.11c Multiple instances of banding on the same creature are redundant. Multiple instances of "
+    '"bands with other" of the same kind on the same creature are redundant.',
+))
+
+
+def test_a_keyword_s_subrules_follow_their_keyword() -> None:
+    steps = link_pair(release("June 1, 2020", BANDING_OLD), release("July 1, 2020", BANDING_NEW))
+    by_old = {s.old_number: (s.change, s.new_number) for s in steps if s.old_number}
+    assert by_old["702.10"] == ("renumbered", "702.11")
+    assert by_old["702.10a"] == ("renumbered", "702.11a")
+    assert by_old["702.10b"] == ("renumbered", "702.11b")  # rewritten, still banding's band rule
+    assert by_old["702.10c"] == ("merged", "702.11b")
+    assert by_old["702.10d"] == ("renumbered", "702.11c")  # not intimidate's 702.10b
+    assert {s.new_number for s in steps if s.change == "new"} == {"702.10", "702.10a", "702.10b"}
+
+
+@NEEDS_SHARED
+@pytest.mark.parametrize(
+    ("older", "newer", "links"),
+    [
+        # the 2009 renumbering 502 -> 702: banding's rules stay banding's
+        (
+            "20090501",
+            "20090711",
+            {
+                "502.10b": ("renumbered", "702.19c"),
+                "502.10c": ("merged", "702.19c"),
+                "502.10i": ("renumbered", "702.19m"),
+            },
+        ),
+        # embalm 702.127 -> 702.128, eternalize 702.128 -> 702.129: near-twins, each its own
+        (
+            "20210224",
+            "20210419",
+            {"702.127a": ("renumbered", "702.128a"), "702.128a": ("renumbered", "702.129a")},
+        ),
+    ],
+)
+def test_archive_renumberings_follow_their_keyword(
+    older: str, newer: str, links: dict[str, tuple[str, str]]
+) -> None:
+    files = (CORPUS / "archive" / f"MagicCompRules-{d}.txt" for d in (older, newer))
+    a, b = (cr_text.parse(f.read_bytes(), f.name) for f in files)
+    by_old = {s.old_number: (s.change, s.new_number) for s in link_pair(a, b) if s.old_number}
+    assert {n: by_old[n] for n in links} == links

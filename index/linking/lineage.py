@@ -23,10 +23,26 @@ The matching, in order; each pass sees only what earlier passes left:
    the parent: subrules follow their rule);
 3. same number and similar text (rapidfuzz ratio >= `SAME_NUMBER_SIMILARITY`, or one text
    containing the other: a rule that split off or took in a subrule keeps its number);
-4. another number and similar text (>= `MOVED_SIMILARITY`), greedily best first, preferring
-   the successor of the parent;
-5. a leftover newer rule whose text is contained in a matched older rule's text is split from
+4. siblings: a subrule whose rule went on (renumbered or not) to its successor's leftover
+   subrules, most similar first (>= `SAME_NUMBER_SIMILARITY`, >= `KEPT_SIBLING_SIMILARITY`
+   where the number stayed), then into one that contains its text (`CONTAINED`);
+5. another number and similar text (>= `MOVED_SIMILARITY`), greedily best first, preferring
+   the successor of the parent; then step 4 again for rules matched here;
+6. a leftover newer rule whose text is contained in a matched older rule's text is split from
    it; a leftover older rule contained in a newer rule was merged into it.
+
+A keyword's subrules follow their keyword: in steps 3 and 5 a subrule of a keyword's rule goes
+to another rule than its keyword's successor only with (nearly) the same words
+(`ELSEWHERE_SIMILARITY`). Without that, 2009-07-11's renumbering sent banding's "Multiple
+instances of banding ... are redundant" to intimidate's 702.11c (ratio 90) and 2021-04-22's
+sent embalm's 702.127a to eternalize (and eternalize's to embalm's old number), while banding's
+702.19c and 702.19m began as "new". Over the archive's 104 adjacent pairs (session 21) step 4
+and that rule changed 79 links: 46 rules "removed" are renumbered, 26 keep their number with a
+changed text, one merged, two splits found, four moves redone (502.10i -> 702.19m, embalm's and
+eternalize's, 701.36a); in all renumbered 6,127 -> 6,173, new 3,518 -> 3,444, removed
+844 -> 771. A hand check of every fourth changed link (20) found 20 right (203.1a -> 203.1d
+one piece of a split rule); of 12 more looked at, two are doubtful (700.2d and 217.6b of
+2003 were rewritten into other rules, now linked as their "text" change).
 """
 
 from __future__ import annotations
@@ -46,6 +62,11 @@ CHANGES = ("same", "text", "renumbered", "split", "merged", "new", "removed")
 SAME_NUMBER_SIMILARITY = 60.0
 MOVED_SIMILARITY = 82.0
 CONTAINED = 92.0
+#: A subrule whose rule went on elsewhere joins another rule only with (nearly) the same words.
+ELSEWHERE_SIMILARITY = 95.0
+#: A keyword's subrule that kept its number under its keyword needs less (701.36a Investigate
+#: of 2021-06-18 gave its token's words to 111.10f: ratio 57).
+KEPT_SIBLING_SIMILARITY = 50.0
 _NUMBERS = re.compile(r"(?<!\d)[1-9]\d\d(?:\.\d+[a-z]?)?\.?")
 
 
@@ -69,6 +90,7 @@ class _Item:
     kind: str
     raw: str  # title and text, as printed
     key: str  # comparable: lowercased, numbers removed, whitespace folded
+    under_keyword: bool = False  # a subrule of a keyword's rule (702.19a of banding)
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -91,10 +113,12 @@ def _items(parsed: ParsedDocument) -> tuple[_Item, ...]:
         if seen is parsed:
             return items
     out = []
+    keywords = {s.number for s in parsed.sections if s.keyword and s.kind == "rule"}
     for s in parsed.sections:
         if s.kind in NUMBERED and s.number:
             raw = rule_text(s)
-            out.append(_Item(s.position, s.number, s.parent, s.kind, raw, comparable(raw)))
+            under = s.kind == "subrule" and s.parent in keywords
+            out.append(_Item(s.position, s.number, s.parent, s.kind, raw, comparable(raw), under))
     _RECENT.insert(0, (parsed, tuple(out)))
     del _RECENT[2:]
     return _RECENT[0][1]
@@ -126,11 +150,21 @@ class _Matcher:
     def parent_follows(self, o: _Item, n: _Item) -> bool:
         return o.parent is not None and self.successor_number.get(o.parent) == n.parent
 
+    def moved_parent(self, o: _Item, n: _Item) -> bool:
+        """Whether subrule `o` of a keyword's rule would leave its keyword for another: a
+        keyword's subrules follow their keyword (banding's "redundant" line is not intimidate's)."""
+        if not o.under_keyword or o.parent is None:
+            return False
+        successor = self.successor_number.get(o.parent)
+        return successor is not None and successor != n.parent
+
     def run(self) -> list[Step]:
         self._same_number(exact=True)
         self._same_text()
         self._same_number(exact=False)
+        self._siblings()
         self._similar()
+        self._siblings()
         return self._steps()
 
     def _same_number(self, *, exact: bool) -> None:
@@ -153,7 +187,9 @@ class _Matcher:
                     if score < SAME_NUMBER_SIMILARITY and shorter >= 20:
                         score = max(score, fuzz.partial_ratio(o.key, n.key) if shorter >= 20 else 0.0)
                         score = score if score >= CONTAINED else 0.0
-                    if score >= SAME_NUMBER_SIMILARITY:
+                    if score >= SAME_NUMBER_SIMILARITY and (
+                        score >= ELSEWHERE_SIMILARITY or not self.moved_parent(o, n)
+                    ):
                         self.match(o, n, score)
                         break
 
@@ -176,6 +212,35 @@ class _Matcher:
             following = [n for n in candidates if self.parent_follows(o, n)]
             if len(following) == 1:
                 self.match(o, following[0])
+
+    def _siblings(self) -> None:
+        """Subrules of a rule that went on (renumbered or not) to their successor's leftover
+        subrules: the most similar first (ratio >= `SAME_NUMBER_SIMILARITY`, as for a kept
+        number), then an older subrule that a newer one contains (`CONTAINED`)."""
+        from rapidfuzz import fuzz
+
+        news: dict[str, list[_Item]] = {}
+        for n in self.free_new():
+            if n.kind == "subrule" and n.parent is not None:
+                news.setdefault(n.parent, []).append(n)
+        if not news:
+            return
+        ratio: list[tuple[float, int, _Item, _Item]] = []
+        contained: list[tuple[float, int, _Item, _Item]] = []
+        for o in self.free_old():
+            successor = self.successor_number.get(o.parent or "") if o.kind == "subrule" else None
+            for n in news.get(successor or "", ()):
+                score = fuzz.ratio(o.key, n.key)
+                if score >= (KEPT_SIBLING_SIMILARITY if n.number == o.number else SAME_NUMBER_SIMILARITY):
+                    ratio.append((score, -o.position, o, n))
+                elif 20 <= len(o.key) <= len(n.key):  # a newer one that took it in
+                    part = fuzz.partial_ratio(o.key, n.key)
+                    if part >= CONTAINED:
+                        contained.append((part, -o.position, o, n))
+        for ranked in (ratio, contained):
+            for score, _, o, n in sorted(ranked, key=lambda r: (r[0], r[1]), reverse=True):
+                if o.position not in self.forward and n.position not in self.taken:
+                    self.match(o, n, score)
 
     def _similar(self) -> None:
         from rapidfuzz import fuzz, process
@@ -200,6 +265,8 @@ class _Matcher:
         for total, score, i, j in ranked:
             o, n = old[i], new[j]
             if total < MOVED_SIMILARITY or o.position in self.forward or n.position in self.taken:
+                continue
+            if score < ELSEWHERE_SIMILARITY and self.moved_parent(o, n):
                 continue
             self.match(o, n, score)
 
