@@ -23,8 +23,10 @@ _REPLACEMENT = "\ufffd"
 #: A "?" between letters ("can?t", "that?s"): an apostrophe lost before the file was published
 #: (2008-05-01 has 1,671 and no apostrophe at all; the other releases of the archive at most
 #: 76, beside more than 1,600 apostrophes).
-_LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=[a-z])")
-_APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[a-z])")
+#: Counted only in a file with 20 "?" or more (the newest release has none): the regexes cost
+#: 7 ms on a release, the count 0.2 ms.
+_LOST_APOSTROPHE = re.compile(r"[A-Za-z]\?[a-z]")
+_APOSTROPHE = re.compile(r"[A-Za-z]['\u2019][a-z]")
 
 
 def _confirm(text: str, encoding: str, source: str) -> list[IngestIssue]:
@@ -40,7 +42,7 @@ def _confirm(text: str, encoding: str, source: str) -> list[IngestIssue]:
                 "this may not be a Comprehensive Rules file or the encoding guess is wrong",
             )
         )
-    lost = len(_LOST_APOSTROPHE.findall(text))
+    lost = len(_LOST_APOSTROPHE.findall(text)) if text.count("?") >= 20 else 0
     if lost >= 20 and lost > 10 * len(_APOSTROPHE.findall(text)):
         issues.append(
             IngestIssue(
