@@ -271,11 +271,10 @@ def derived_factor(f: Fields, wanted: set[str], said: set[str], analyze: Analyze
     said (nor a regular inflection of one, `_inflected`) names something else.
 
     Session 21: applied to one-word lookups too (before, only from two terms on), with
-    "resolving", "abilities" as inflections. Every term row's number looked up by its name
-    (core and keyword tables, rule page found in the top 10): English 299 names MRR@10
-    0.718 -> 0.723 (8 up: "Enchantment" 8 -> 3, "Counters" 5 -> 2; 2 down: "Prevent" ->
+    "resolving", "abilities" as inflections. Every term row's rule looked up by its names
+    (``bench/names.py``): English 299 names MRR@10 0.717 -> 0.723 (8 up: "Enchantment" 8 -> 3, "Counters" 5 -> 2; 2 down: "Prevent" ->
     615 "Prevention Effects" 3 -> 5, "Attack" -> 508 "Declare Attackers Step" 10 -> out),
-    German 318 names and variants 0.738 -> 0.744 with `SearchEngine._german_only`; the
+    German 318 names and variants 0.740 -> 0.744 with `SearchEngine._german_only`; the
     keyword set (0.945) and the 915 dev questions unchanged.
     """
     if f.get("language") == "de" or not wanted:
