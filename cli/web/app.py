@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException
 from regelwerk.cli.i18n import N_, catalog
 from regelwerk.cli.web import api, pages
 from regelwerk.cli.web.backend import Backend, status_for
-from regelwerk.cli.web.site import HERE, Site, site, ui_lang
+from regelwerk.cli.web.site import HERE, Site, reworded, site, ui_lang
 from regelwerk.ingest.model.errors import RegelwerkError
 
 
@@ -44,10 +44,14 @@ def create_app(backend: Backend | None = None) -> FastAPI:
 
 
 async def _library_error(request: Request, exc: Exception) -> Response:
-    """The API says it in English (as ``--json`` does); a page in the reader's language."""
-    from regelwerk.cli.i18n import error
+    """The API says it in English (as ``--json`` does); a page in the reader's language. Both
+    name the web's own field where the library names a command-line option (`reworded`)."""
+    from regelwerk.cli.i18n import text
 
-    return site(request).error(request, str(exc), status_for(exc), shown=error(exc, ui_lang(request)))
+    said = reworded(exc)
+    if said is None:
+        return site(request).error(request, str(exc), status_for(exc))
+    return site(request).error(request, str(said), status_for(exc), shown=text(said, ui_lang(request)))
 
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
