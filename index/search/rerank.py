@@ -303,8 +303,9 @@ def derived_factor(f: Fields, wanted: set[str], said: set[str], analyze: Analyze
 
     Session 21: applied to one-word lookups too (before, only from two terms on), with
     "resolving", "abilities" as inflections. Every term row's rule looked up by its names
-    (``bench/names.py``): English 299 names MRR@10 0.717 -> 0.723 (8 up: "Enchantment" 8 -> 3, "Counters" 5 -> 2; 2 down: "Prevent" ->
-    615 "Prevention Effects" 3 -> 5, "Attack" -> 508 "Declare Attackers Step" 10 -> out),
+    (``bench/names.py``): English 299 names MRR@10 0.717 -> 0.723 (8 up: "Enchantment"
+    8 -> 3, "Counters" 5 -> 2; 2 down: "Prevent" -> 615 "Prevention Effects" 3 -> 5,
+    "Attack" -> 508 "Declare Attackers Step" 10 -> out),
     German 318 names and variants 0.740 -> 0.744 with `SearchEngine._german_only`; the
     keyword set (0.945) and the 915 dev questions unchanged.
     """
