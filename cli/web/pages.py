@@ -214,7 +214,13 @@ def _rule_view(backend: Site, number: str, version: str | None) -> dict[str, Any
         "main": en or de,
         "name": name,
         "releases": _releases(backend, (en or de or {}).get("number") or number),
+        "titles": _titles(backend) if any(r and r["notes"] for r in (en, de)) else {},
     }
+
+
+def _titles(backend: Site) -> dict[str, str]:
+    """Each document's title by its id: a note names a seed by its title, not its id."""
+    return {d["id"]: d["title"] for d in backend.call("docs")["documents"] if d.get("title")}
 
 
 def _other_title(hit: dict[str, Any]) -> str | None:

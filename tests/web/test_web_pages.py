@@ -346,3 +346,35 @@ def test_a_rules_hits_come_best_first_then_in_rule_order_alike_everywhere(
     with TestClient(create_app(Backend(home)), raise_server_exceptions=False) as client:
         page = client.get("/search/hits?q=banding").text
     assert re.findall(r'<span class="num">([^<]*)</span>', page) == [n or "" for n in shown]
+
+
+def test_a_seeds_numbers_link_to_its_rule_and_its_notes_speak_in_words(banding_client: TestClient) -> None:
+    """The German seed's 702.19 is Banding (702.22 today), not today's 702.19 (Trample): its
+    numbers in the rule page's notes and the term page's table link to the rule it is, and the
+    notes name the seed by its title and the language in words, not by id and code."""
+    client = banding_client
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    rule = client.get("/rule/702.22").text
+    notes = rule.partition("<summary>Hinweise</summary>")[2].partition("</details>")[0]
+    assert '<a class="ref" href="/rule/702.22">702.19</a> in dem undatierten Text „Bündnisfähigkeit' in notes
+    assert 'href="/rule/702.19">702.19</a> Trample' in notes  # today's 702.19 is Trample
+    assert "rule-702-19-banding-de-en" not in notes and "'de'" not in notes and "&#39;de&#39;" not in notes
+    term = client.get("/term?q=B%C3%BCndnis").text
+    seed_rows = [row for row in term.split("<tr>") if row.startswith("<td>rule-702-19-banding-de-en")]
+    assert seed_rows and all('href="/rule/702.22">702.19</a>' in row for row in seed_rows)
+    client.cookies.clear()
+    english = client.get("/rule/702.22").text.partition("<summary>Notes</summary>")[2]
+    assert "in the undated text “Bündnisfähigkeit / Banding”" in english.partition("</details>")[0]
+
+
+def test_an_old_releases_numbers_in_notes_link_into_that_release(history_client: TestClient) -> None:
+    """A note "702.10 in the 2020-06-01 rules is ..." links 702.10 with ``?version=``."""
+    from regelwerk.cli.web.site import note_html
+
+    note = {"id": "{number} in the {version} rules is {title}{today}.",
+            "args": {"number": "702.10", "version": "2020-06-01", "title": "Flanking",
+                     "today": {"id": "; today that is {current}", "args": {"current": "702.25"}}}}
+    html = str(note_html(note, "en", {}))
+    assert html.startswith('<a class="ref" href="/rule/702.10?version=2020-06-01">702.10</a> in the')
+    assert html.endswith('today that is <a class="ref" href="/rule/702.25">702.25</a>.')
