@@ -48,6 +48,10 @@ QueryText = Annotated[
     str, Query(min_length=1, max_length=MAX_QUERY, description="A rule number, keyword or question.")
 ]
 PageQuery = Annotated[str, Query(max_length=MAX_QUERY)]
+#: The search page's query: one longer than `MAX_QUERY` (a long text pasted into the address)
+#: is cut there and the page says so, instead of an error page without the search form; only
+#: what no one types is refused.
+SearchQuery = Annotated[str, Query(max_length=20 * MAX_QUERY)]
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many results.")]
 Version = Annotated[
     str | None, Query(max_length=40, description="A CR release (effective date, e.g. 2015-11-13).")
@@ -156,6 +160,23 @@ def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> 
     return Markup(html[:1].upper() + html[1:]) if not html.startswith("<") else Markup(html)
 
 
+def message_html(data: dict[str, Any], lang: str, links: tuple[str, ...] = (),
+                 version: str | None = None) -> Markup:
+    """A ``Message.to_dict()`` as escaped HTML in `lang`, the rule numbers of the arguments named
+    in `links` as links (in `version`), language codes in words (`_said`)."""
+    from regelwerk.cli.i18n import message
+
+    shown: dict[str, Any] = {}
+    for key, value in data.get("args", {}).items():
+        if isinstance(value, dict):
+            value = message(_said(value, lang, {}), lang)
+        shown[key] = linkify(str(value), version=version) if key in links else escape(str(value))
+    template = catalog(lang).gettext(str(data["id"])).replace("!r}", "}")
+    quoted = {k for k in data.get("args", {}) if "{" + k + "!r}" in str(data["id"])}
+    shown.update({k: Markup("&#39;") + shown[k] + Markup("&#39;") for k in quoted})
+    return escape(template).format(**shown)
+
+
 def _said(part: dict[str, Any], lang: str, titles: dict[str, str]) -> dict[str, Any] | str:
     """A note's nested message with ids and codes in words: the seed "'rule-702-19-banding-de-en'
     (de+en)" by its title, " for language 'de'" as " in German"."""
@@ -216,13 +237,19 @@ class Site:
                   "ui": lang, "other": "en" if lang == "de" else "de", "here": here}
         return self.templates.TemplateResponse(request, template, {**common, **context}, status_code=status)
 
-    def error(self, request: Request, message: str, status: int, shown: str | None = None) -> Response:
+    def error(self, request: Request, message: str, status: int, shown: str | Markup | None = None,
+              title: str | None = None, offers: list[tuple[str, str]] | None = None) -> Response:
         """The CLI's envelope for /api/ (English, like ``--json``), an error page for a person
-        (`shown`: the message in the page's language, where there is one)."""
+        (`shown`: the message in the page's language, where there is one, text or HTML; `title`:
+        what failed, for the page's title; `offers`: ``(words, address)`` of where to go instead)."""
         if request.url.path.startswith("/api/"):
             return JSONResponse({"ok": False, "error": " ".join(message.split())}, status_code=status)
-        message = " ".join((shown or message).split())
-        return self.page(request, "error.html", status=status, message=message, status_code=status)
+        said = shown if shown is not None else message
+        said = Markup(" ".join(said.split())) if isinstance(said, Markup) else " ".join(said.split())
+        said = said[:1].upper() + said[1:]
+        t = catalog(ui_lang(request))
+        return self.page(request, "error.html", status=status, message=said, status_code=status,
+                         failed=t.gettext(title) if title else None, offers=offers or [])
 
 
 def site(request: Request) -> Site:
