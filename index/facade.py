@@ -111,6 +111,23 @@ def lost_message(doc_id: str, info: dict[str, Any]) -> Message:
 NO_GERMAN_RULES = N_("no German Comprehensive Rules are ingested: with --lang de only the German seed "
                      "texts (older than today's rules) are searched; without --lang a German question "
                      "finds the English rules too")
+#: A diff's section that is neither a chapter nor a section number.
+BAD_SECTION = N_("--section {section!r}: expected a chapter (7) or a section (702)")
+
+
+def check_section(section: str | None) -> None:
+    """Refuse a diff's `section` that is not a chapter (7) or a section (702) number."""
+    if section is not None and not re.fullmatch(r"[1-9](?:\d\d)?", section.strip()):
+        raise InputError(msg(BAD_SECTION, section=section))
+
+
+def diff_section(found: dict[str, Any], section: str | None) -> dict[str, Any]:
+    """A whole `Library.diff` narrowed to `section`: what ``diff(old, new, section=section)``
+    returns, without composing the releases again (the web's section pages reuse one diff)."""
+    from regelwerk.index.rules.changes import narrowed
+
+    check_section(section)
+    return narrowed(found, section)
 
 
 _RULE = re.compile(r"\d+(?:\.\d+)?")
@@ -507,6 +524,7 @@ class Library:
         and glossary entries between two releases (dates, ``latest`` or document ids)."""
         from regelwerk.index.rules.changes import diff
 
+        check_section(section)
         return diff(self.corpus, old, new, section=section)
 
     @_names_damage

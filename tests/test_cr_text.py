@@ -280,6 +280,17 @@ def test_problems_become_issues_not_losses() -> None:
     assert_lines_covered(parsed, text)
 
 
+def test_apostrophes_lost_to_question_marks_are_noted_and_kept_as_printed() -> None:
+    lost = " ".join(["It can?t and won?t."] * 10)
+    parsed = cr_text.parse(MINI.replace("An example.", lost).encode("ascii"), "mini.txt")
+    (issue,) = parsed.issues
+    assert issue.message.startswith("20 '?' stand between letters")
+    assert parsed.rules[1].examples == (f"Example: {lost}",)
+    # a few such "?" beside real apostrophes are no loss
+    kept = " ".join(["It can't, won?t, isn?t, don?t."] * 10)
+    assert cr_text.parse(MINI.replace("An example.", kept).encode("ascii"), "mini.txt").issues == ()
+
+
 def test_missing_parent_is_reported() -> None:
     text = MINI.replace("100.1. These rules apply. See rule 100.1a.\n\n", "")
     parsed = cr_text.parse(text.encode("utf-8"), "mini.txt")

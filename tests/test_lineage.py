@@ -4,6 +4,7 @@ as Flanking in 2011)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,43 @@ def test_split_and_merge() -> None:
 def test_word_diff() -> None:
     assert word_diff("a b c d", "a x c d e") == [["=", "a"], ["-", "b"], ["+", "x"], ["=", "c d"], ["+", "e"]]
     assert word_diff("same", "same") == [["=", "same"]]
+    # quotes and a "?" standing for one are no change; the new text's quotes are shown
+    assert word_diff('It can?t be "blocked."', "It can’t be “blocked.” or killed") == [
+        ["=", "It can’t be “blocked.”"], ["+", "or killed"]]
+
+
+# Three releases of one rule: 2008-05-01's file has "?" for its quotes and apostrophes, a later
+# one curly quotes; only the last has a real edit.
+QUOTES = (
+    ("June 1, 2020", "702.9a A creature with flying can't be blocked, \"for now.\""),
+    ("July 1, 2020", "702.9a A creature with flying can?t be blocked, ?for now.?"),
+    ("August 1, 2020", "702.9a A creature with flying can’t be blocked, “for now.”"),
+    ("September 1, 2020", "702.9a A creature with flying can’t be blocked, “for ever.”"),
+)
+
+
+def test_quote_only_edits_are_no_change() -> None:
+    docs = [release(date, f"702.9. Flying\n\n{rule}") for date, rule in QUOTES]
+    steps = [{s.old_number: s.change for s in link_pair(a, b)} for a, b in itertools.pairwise(docs)]
+    changes = [by_old["702.9a"] for by_old in steps]
+    assert changes == ["same", "same", "text"]
+
+
+def test_history_and_diff_skip_quote_only_edits(tmp_path: Path) -> None:
+    paths = []
+    for i, (date, rule) in enumerate(QUOTES):
+        path = tmp_path / f"cr-{i}.txt"
+        path.write_text(HEAD.format(date=date, rules=f"702.9. Flying\n\n{rule}"), encoding="utf-8")
+        paths.append(path)
+    lib = Library(tmp_path / "home")
+    lib.ingest(paths)
+    runs = lib.history("702.9a")["runs"]
+    assert [(r["from"], r["to"], r["change"]) for r in runs] == [
+        ("2020-06-01", "2020-08-01", "new"), ("2020-09-01", "2020-09-01", "text")]
+    assert ["-", "now.”"] in runs[1]["diff"]
+    assert ["=", "A creature with flying can’t be blocked, “for"] in runs[1]["diff"]
+    assert lib.diff("2020-06-01", "2020-08-01")["changes"] == []
+    assert lib.diff("2020-06-01", "2020-09-01")["counts"]["changed"] == 1
 
 
 # -- the real archive ---------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 from regelwerk.cli.i18n import N_, catalog
 from regelwerk.cli.web import api, pages
 from regelwerk.cli.web.backend import Backend, status_for
-from regelwerk.cli.web.site import HERE, Site, site, ui_lang
+from regelwerk.cli.web.site import HERE, Site, reworded, site, ui_lang
 from regelwerk.ingest.model.errors import RegelwerkError
 
 
@@ -65,29 +65,32 @@ NO_RULE_WORD = N_("a rule number such as '702.22' or '702.22j', or a keyword or 
 async def _library_error(request: Request, exc: Exception) -> Response:
     """The API says it in English (as ``--json`` does); a page in the reader's language, titled
     by what failed, with the nearest rule numbers as links and, for a word that is no rule,
-    links to the term page and the search for it."""
+    links to the term page and the search for it. Both name the web's own field where the
+    library names a command-line option (`reworded`)."""
     from urllib.parse import quote
 
-    from regelwerk.cli.i18n import error
+    from regelwerk.cli.i18n import text
     from regelwerk.cli.web.site import message_html
 
     lang = ui_lang(request)
-    found = getattr(exc, "message", None)
-    shown: Any = error(exc, lang)
+    found = reworded(exc)
+    if found is None:
+        return site(request).error(request, str(exc), status_for(exc), title=FAILED.get(type(exc).__name__))
+    shown: Any = text(found, lang)
     offers: list[tuple[str, str]] = []
-    data = found.to_dict() if found is not None else None
-    if data is not None and "nearest" in data["args"]:
+    data = found.to_dict()
+    if "nearest" in data["args"]:
         shown = message_html(data, lang, links=("nearest",), version=request.query_params.get("version"))
     given = getattr(exc, "given", None)
-    expected = data["args"].get("expected") if data is not None else None
-    if data is not None and given and isinstance(expected, dict) and "'regelwerk term'" in expected["id"]:
+    expected = data["args"].get("expected")
+    if given and isinstance(expected, dict) and "'regelwerk term'" in expected["id"]:
         data["args"]["expected"] = {"id": NO_RULE_WORD, "args": {}}
         shown = message_html(data, lang)
         t = catalog(lang)
         said = quote(given, safe="")
         offers = [(t.gettext(N_("Look up “{text}” as a term or card")).format(text=given), f"/term?q={said}"),
                   (t.gettext(N_("Search the rules for “{text}”")).format(text=given), f"/?q={said}")]
-    return site(request).error(request, str(exc), status_for(exc), shown=shown,
+    return site(request).error(request, str(found), status_for(exc), shown=shown,
                                title=FAILED.get(type(exc).__name__), offers=offers)
 
 

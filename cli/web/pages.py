@@ -37,6 +37,15 @@ CUT_AT_LIMIT = N_("The search box takes at most {limit} characters; a longer tex
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 COOKIE_AGE = 365 * 24 * 3600
+#: A diff page lists at most this many changes at once; a bigger diff over several sections
+#: (2003-03-15 to today: 4401 changes in 165 sections, a 1.5 MB page) lists its sections with
+#: their counts instead, each a link to its own page.
+PAGE_CHANGES = 250
+#: The ``section`` of a diff page that shows the glossary's changes (the library's sections
+#: are rule numbers; the glossary is the web's overview's last row).
+GLOSSARY = "glossary"
+#: A diff's kinds of change, in the order its counts say them.
+CHANGE_KINDS = ("added", "removed", "renumbered", "changed", "split", "merged")
 
 
 def _hits(request: Request, s: Site, q: str, lang: str | None) -> dict[str, Any]:
@@ -116,9 +125,13 @@ def diff_page(
     request: Request, old: Version = None, new: Version = None, section: Section = None
 ) -> Response:
     """What changed between two releases: ``regelwerk diff OLD NEW [--section S]``; without
-    `old` only the form (the newest release against the one before)."""
+    `old` only the form (the newest release against the one before). A diff of more than
+    `PAGE_CHANGES` changes over several sections lists its sections instead, each with its
+    counts and a link to its own page (``section=702``, ``section=glossary``): every section
+    page narrows the one whole diff (cached), so the releases are composed once."""
     from regelwerk.cli.history import change_counts
     from regelwerk.cli.i18n import catalog
+    from regelwerk.index.facade import check_section, diff_section
 
     s = site(request)
     releases = _cr_releases(s)
@@ -137,9 +150,18 @@ def diff_page(
             except RegelwerkError as exc:
                 note = error(exc, ui_lang(request))
         return s.page(request, "diff.html", data=None, note=note, **form)
-    data = s.call("diff", old, new or "latest", section=section)
+    glossary = section is not None and section.lower() == GLOSSARY
+    if section is not None and not glossary:
+        check_section(section)  # before the (slow) diff: a bad section is the page's error at once
+    whole = s.call("diff", old, new or "latest")
+    data = _glossary_only(whole) if glossary else diff_section(whole, section)
     counts = change_counts(data["counts"], data["glossary_counts"], catalog(ui_lang(request)).gettext)
-    return s.page(request, "diff.html", data=data, counts=counts, groups=_groups(data["changes"]), **form)
+    groups = _groups(data["changes"])
+    if len(data["changes"]) > PAGE_CHANGES and len(groups) > 1:
+        return s.page(request, "diff.html", data=data, counts=counts, sections=_section_counts(groups),
+                      kinds=[k for k in CHANGE_KINDS if any(c["change"] == k for c in data["changes"])],
+                      groups=[], **form)
+    return s.page(request, "diff.html", data=data, counts=counts, groups=groups, sections=None, **form)
 
 
 @router.get("/term")
@@ -316,6 +338,19 @@ def _cr_releases(s: Site) -> list[str]:
     found = {doc["version"] for doc in s.call("docs")["documents"]
              if doc["kind"] in ("cr-text", "cr-html") and doc["language"] == "en" and doc["version"]}
     return sorted(found, reverse=True)
+
+
+def _glossary_only(whole: dict[str, Any]) -> dict[str, Any]:
+    """A whole diff with only its glossary changes (the overview's "Glossary" row's page)."""
+    return {**whole, "section": GLOSSARY, "counts": dict.fromkeys(whole["counts"], 0),
+            "changes": [c for c in whole["changes"] if c["kind"] == "glossary"]}
+
+
+def _section_counts(groups: list[tuple[str, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    """Each section of a diff with how many of its changes are of each kind (the overview)."""
+    return [{"section": name, "total": len(changes),
+             "counts": {k: sum(1 for c in changes if c["change"] == k) for k in CHANGE_KINDS}}
+            for name, changes in groups]
 
 
 def _groups(changes: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -76,18 +76,26 @@ def code(text: str | None) -> Markup:
     return Markup(_CODE.sub(lambda m: f"<code>{m.group(1) or m.group(2)}</code>", safe))
 
 
-def word_diff(diff: list[list[str]] | None, removed: str = "removed", added: str = "added") -> Markup:
+def word_diff(
+    diff: list[list[str]] | None,
+    removed: str = "removed",
+    added: str = "added",
+    old: str | None = None,
+    new: str | None = None,
+) -> Markup:
     """A word diff (``[["=", "same"], ["-", "old"], ["+", "new"]]``) as escaped HTML: removed
     words in ``<del>`` (struck through), added ones in ``<ins>`` (underlined), so the change
     reads without colour; each also says so in words to a screen reader (`removed`, `added`:
     the page's language) and on hover. Long unchanged stretches are cut as on the command line.
+    Rule references are links as in the rule text (`linkify`): removed words to the rule in
+    release `old`, the others in release `new` (the text they were read from).
     """
     from regelwerk.cli.history import elided
 
     said = {"-": ("del", escape(removed)), "+": ("ins", escape(added))}
     parts = []
     for op, text in elided(diff or []):
-        safe = escape(text)
+        safe = linkify(text, old if op == "-" else new)
         if op in said:
             tag, label = said[op]
             parts.append(f'<{tag} title="{label}"><span class="vh">[{label}: </span>{safe}'

@@ -20,9 +20,9 @@ from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import code, highlight, linkify, rule_url, word_diff
-from regelwerk.index.facade import NO_GERMAN_RULES
+from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES
 from regelwerk.ingest.model.errors import InputError
-from regelwerk.ingest.model.message import N_, msg
+from regelwerk.ingest.model.message import N_, Message, msg
 
 HERE = Path(__file__).resolve().parent
 #: Bounds on what a request may ask for: a query longer than this is not a search, and more
@@ -88,6 +88,22 @@ PAGE_WORDING = {
                         "German seed texts (older than today's rules) are searched; with both languages a "
                         "German question finds the English rules too"),
 }
+
+
+#: The library's errors that name a command-line option, as the web says them: the API names
+#: its query parameter, a page the form's field ("Section", "Abschnitt") in its language.
+WEB_ERRORS = {
+    BAD_SECTION: N_("section {section!r}: expected a chapter (7) or a section (702)"),
+}
+
+
+def reworded(exc: BaseException) -> Message | None:
+    """An error's sentence as the web says it (`WEB_ERRORS`), else as the library said it
+    (None: a plain string, no `Message`)."""
+    found = getattr(exc, "message", None)
+    if not isinstance(found, Message):
+        return None
+    return Message(WEB_ERRORS[found.id], found.args) if found.id in WEB_ERRORS else found
 
 
 def notes(data: dict[str, Any] | None, lang: str) -> list[str]:

@@ -18,7 +18,7 @@ The matching, in order; each pass sees only what earlier passes left:
 
 1. same number, same comparable text (rule numbers inside the text removed, so a rule whose
    cross-references were renumbered still counts as the same rule; the step says "text" if
-   the raw text differs);
+   the raw text differs by more than quotes, ``wording.same``);
 2. the same comparable text under another number (unique on both sides, or disambiguated by
    the parent: subrules follow their rule);
 3. same number and similar text (rapidfuzz ratio >= `SAME_NUMBER_SIMILARITY`, or one text
@@ -73,9 +73,10 @@ class _Item:
 
 @functools.lru_cache(maxsize=1 << 15)
 def comparable(text: str) -> str:
-    """Text as lineage compares it: numbers removed, whitespace folded, lowercased. Cached: a
-    rule reads the same in release after release, and a chain meets each release twice."""
-    return " ".join(_NUMBERS.sub(" ", text).split()).lower()
+    """Text as lineage compares it: numbers removed, whitespace folded, lowercased, quotes
+    folded (``wording.key``). Cached: a rule reads the same in release after release, and a
+    chain meets each release twice."""
+    return " ".join(_NUMBERS.sub(" ", wording.key(text)).split()).lower()
 
 
 def rule_text(s: Section) -> str:
@@ -117,7 +118,7 @@ class _Matcher:
         return [n for n in self.new if n.position not in self.taken]
 
     def match(self, o: _Item, n: _Item, score: float = 100.0) -> None:
-        change = ("same" if o.raw == n.raw else "text") if o.number == n.number else "renumbered"
+        change = ("same" if wording.same(o.raw, n.raw) else "text") if o.number == n.number else "renumbered"
         self.forward[o.position] = (n, change, score)
         self.taken.add(n.position)
         self.successor_number.setdefault(o.number, n.number)

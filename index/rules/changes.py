@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from regelwerk.index.linking import wording
 from regelwerk.index.linking.wording import rule_text
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownKeyword, UnknownRule
 from regelwerk.ingest.model.fold import compact
@@ -40,12 +41,15 @@ class UnknownRelease(InputError):
 
 
 def word_diff(old: str, new: str) -> list[list[str]]:
-    """``[["=", "same words"], ["-", "old words"], ["+", "new words"], ...]`` by words."""
+    """``[["=", "same words"], ["-", "old words"], ["+", "new words"], ...]`` by words; words
+    that differ only by quotes (``wording.key``) count as the same and show as the new text
+    has them."""
     a, b = _WORDS.findall(old), _WORDS.findall(new)
     out: list[list[str]] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    keys_a, keys_b = [wording.key(w) for w in a], [wording.key(w) for w in b]
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False).get_opcodes():
         if op == "equal":
-            out.append(["=", " ".join(a[i1:i2])])
+            out.append(["=", " ".join(b[j1:j2])])
             continue
         if i2 > i1:
             out.append(["-", " ".join(a[i1:i2])])
@@ -178,7 +182,9 @@ def history(corpus: Corpus, query: str, *, full: bool = False) -> dict[str, Any]
         lineage = [entries[i] for i in sorted(entries)]
         for before, after in itertools.pairwise(lineage):
             after["diff"] = (
-                word_diff(before["text"], after["text"]) if before["text"] != after["text"] else []
+                word_diff(before["text"], after["text"])
+                if not wording.same(before["text"], after["text"])
+                else []
             )
         lineage[0]["diff"] = []
         return {"query": query, "lineage": lineage, "runs": _runs(lineage), "full": full}
@@ -212,11 +218,12 @@ def _both_names(title: str) -> dict[str, str | None]:
 
 
 def _runs(lineage: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Consecutive releases with the same number and text, as one run each."""
+    """Consecutive releases with the same number and text (quotes aside: ``wording.same``), as
+    one run each."""
     runs: list[dict[str, Any]] = []
     for e in lineage:
         last = runs[-1] if runs else None
-        if last is not None and last["number"] == e["number"] and last["text"] == e["text"]:
+        if last is not None and last["number"] == e["number"] and wording.same(last["text"], e["text"]):
             last["to"] = e["version"]
             last["releases"] += 1
             continue
@@ -305,10 +312,8 @@ def resolve_release(chain: Sequence[Release], given: str) -> int:
 
 
 def diff(corpus: Corpus, old: str, new: str, *, section: str | None = None) -> dict[str, Any]:
-    """``{"from", "to", "counts", "changes": [...]}``: what changed from release `old` to `new`."""
-    if section is not None and not re.fullmatch(r"[1-9](?:\d\d)?", section.strip()):
-        raise InputError(msg(N_("--section {section!r}: expected a chapter (7) or a section (702)"),
-                             section=section))
+    """``{"from", "to", "counts", "changes": [...]}``: what changed from release `old` to `new`
+    (only the rules of `section`, a chapter or section number the facade checked, if given)."""
     tables = _Tables(corpus)
     try:
         chain = tables.chain
@@ -320,33 +325,38 @@ def diff(corpus: Corpus, old: str, new: str, *, section: str | None = None) -> d
                                  new_version=chain[b].version))
         changes = _rule_changes(tables, a, b) if a != b else []
         changes.extend(_glossary_changes(corpus, chain[a], chain[b]) if a != b else [])
-        if section is not None:
-            prefix = section.strip()
-            changes = [
-                c
-                for c in changes
-                if any((n or "").startswith(prefix) for n in (c["old"], c["new"])) and c["kind"] == "rule"
-            ]
-        counts = dict.fromkeys(("added", "removed", "renumbered", "changed", "split", "merged"), 0)
-        for c in changes:
-            if c["kind"] == "rule":
-                counts[c["change"]] += 1
-        glossary = dict.fromkeys(("added", "removed", "changed"), 0)
-        for c in changes:
-            if c["kind"] == "glossary":
-                glossary[c["change"]] += 1
-        return {
+        return narrowed({
             "from": chain[a].version,
             "to": chain[b].version,
             "from_document": chain[a].id,
             "to_document": chain[b].id,
-            "section": section,
-            "counts": counts,
-            "glossary_counts": glossary,
+            "section": None,
+            "counts": {},
+            "glossary_counts": {},
             "changes": changes,
-        }
+        }, section)
     finally:
         tables.close()
+
+
+def narrowed(found: dict[str, Any], section: str | None) -> dict[str, Any]:
+    """A diff (`diff`'s object) with only the rule changes of `section` (a chapter "7" or a
+    section "702"; None: all, the glossary too) and the counts of what is left. Narrowing
+    the whole diff gives what `diff` gives for the section, without composing the releases
+    again (the web's pages of one section reuse the whole diff)."""
+    changes = found["changes"]
+    if section is not None:
+        prefix = section.strip()
+        changes = [
+            c
+            for c in changes
+            if any((n or "").startswith(prefix) for n in (c["old"], c["new"])) and c["kind"] == "rule"
+        ]
+    counts = dict.fromkeys(("added", "removed", "renumbered", "changed", "split", "merged"), 0)
+    glossary = dict.fromkeys(("added", "removed", "changed"), 0)
+    for c in changes:
+        (counts if c["kind"] == "rule" else glossary)[c["change"]] += 1
+    return {**found, "section": section, "counts": counts, "glossary_counts": glossary, "changes": changes}
 
 
 def _sort_key(number: str | None) -> tuple[int, int, int]:
@@ -399,7 +409,7 @@ def _rule_changes(tables: _Tables, a: int, b: int) -> list[dict[str, Any]]:
             changes.append(_change("merged", rule, now))
         elif now.number != rule.number:
             changes.append(_change("renumbered", rule, now))
-        elif now.text != rule.text:
+        elif not wording.same(now.text, rule.text):
             changes.append(_change("changed", rule, now))
     if b == a + 1:
         for change, old_pos, new_pos in extra:
@@ -445,7 +455,7 @@ def _change(change: str, old: _Rule | None, new: _Rule | None) -> dict[str, Any]
         "title": either.title,
         "names": _names(either.title),
         "section": either.number.split(".")[0],
-        "diff": word_diff(text_old, text_new) if text_old != text_new else [["=", text_new]],
+        "diff": word_diff(text_old, text_new) if not wording.same(text_old, text_new) else [["=", text_new]],
     }
 
 
@@ -458,7 +468,7 @@ def _glossary_changes(corpus: Corpus, older: Release, newer: Release) -> list[di
             change = "removed"
         elif term not in a:
             change = "added"
-        elif a[term] != b[term]:
+        elif not wording.same(a[term], b[term]):
             change = "changed"
         else:
             continue

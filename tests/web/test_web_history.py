@@ -79,8 +79,8 @@ def test_api_history_and_diff_say_what_changed(history_client: TestClient) -> No
         ("/api/diff?old=1999-01-01", 404, "no ingested CR release is '1999-01-01'"),
         ("/api/diff?old=2020-06-01&new=2099-01-01", 404, "no ingested CR release is '2099-01-01'"),
         ("/api/diff?old=latest&new=2020-06-01", 400, "is newer than '2020-06-01'"),
-        ("/api/diff?old=2020-06-01&section=abc", 400,
-         "--section 'abc': expected a chapter (7) or a section (702)"),
+        ("/api/diff?old=2020-06-01&section=abc", 400,  # the API's own parameter, not --section
+         "section 'abc': expected a chapter (7) or a section (702)"),
         ("/api/diff?old=2020-06-01&section=70222222222", 400, "section: string should have at most 10"),
     ],
 )
@@ -89,6 +89,19 @@ def test_api_errors_use_the_envelope(history_client: TestClient, url: str, statu
     assert response.status_code == status, response.text
     body = response.json()
     assert body["ok"] is False and says in body["error"], body
+    assert "--" not in body["error"]  # the web names its own fields, never a command-line option
+
+
+def test_a_bad_section_names_the_web_s_field_in_the_page_s_language(history_client: TestClient) -> None:
+    english = history_client.get("/diff?old=2020-06-01&section=abc")
+    assert english.status_code == 400
+    assert "Section &#39;abc&#39;: expected a chapter (7) or a section (702)" in english.text
+    history_client.cookies.set("ui", "de")
+    german = history_client.get("/diff?old=2020-06-01&section=abc")
+    assert german.status_code == 400 and "--section" not in german.text
+    assert "Abschnitt &#39;abc&#39;: erwartet wird ein Kapitel (7) oder ein Abschnitt (702)" in german.text
+    api = history_client.get("/api/diff?old=2020-06-01&section=abc").json()  # the API stays English
+    assert api["error"] == "section 'abc': expected a chapter (7) or a section (702)"
 
 
 def test_the_api_page_lists_both_in_both_languages(history_client: TestClient) -> None:
@@ -211,6 +224,19 @@ def test_errors_are_pages(history_client: TestClient, url: str, status: int, say
     assert says in response.text
 
 
+def test_rule_references_in_word_diffs_are_links_into_their_release() -> None:
+    html = str(word_diff([["=", "as in rule 702.9a-b"], ["-", "See rule 100.1a."], ["+", "See rule 702"]],
+                         old="2020-06-01", new="2021-06-01"))
+    assert '<a class="ref" href="/rule/702.9a?version=2021-06-01">702.9a</a>' in html  # unchanged: new
+    assert '<a class="ref" href="/rule/702.9b?version=2021-06-01">b</a>' in html
+    removed = html.partition("<del")[2].partition("</del>")[0]
+    assert '<a class="ref" href="/rule/100.1a?version=2020-06-01">100.1a</a>' in removed  # removed: old
+    added = html.partition("<ins")[2].partition("</ins>")[0]
+    assert 'rule <a class="ref" href="/rule/702?version=2021-06-01">702</a>' in added
+    html = str(word_diff([["+", f"rule 702.9 {SCRIPT}"]]))  # escaped first, then linked
+    assert "<script>" not in html and '<a class="ref" href="/rule/702.9">702.9</a>' in html
+
+
 def test_word_diff_escapes_before_marking() -> None:
     html = str(word_diff([["=", "a <b>"], ["-", SCRIPT], ["+", "x & y"]], "weg", "neu"))
     assert "<script>" not in html and "&lt;script&gt;" in html and "a &lt;b&gt;" in html
@@ -266,3 +292,43 @@ def test_an_old_release_s_rule_page_shows_that_rule_s_history(archive_client: Te
     assert _main(archive_client.get("/history/Flankenangriff").text).count('class="run ') >= 2
     picker = _main(archive_client.get("/rule/702.22").text).partition("</select>")[0]
     assert "2026-04-17 · Banding" in picker and "2011-02-04 · Flanking" in picker
+
+
+@NEEDS_SHARED
+def test_a_big_diff_lists_its_sections_each_on_its_own_page(archive_client: TestClient) -> None:
+    """2011 to 2026: thousands of changes. The page lists the sections with their counts (the
+    whole list was 1.5 MB from 2003); each row links to its section's page, whose changes are
+    those the API (the CLI's --section) gives; the glossary has a page too."""
+    import html
+
+    whole = archive_client.get("/diff?old=2011-02-04&new=latest")
+    page = _main(whole.text)
+    assert whole.status_code == 200 and len(whole.content) < 100_000
+    assert 'id="diff-sections"' in page and "<ins" not in page and "<del" not in page
+    api = archive_client.get("/api/diff?old=2011-02-04&new=latest").json()
+    assert len(api["changes"]) > 250  # what the API returns is the CLI's, unnarrowed
+    rows = re.findall(r'<tr id="section-([^"]+)"><td><a href="([^"]+)"', page)
+    assert [name for name, _ in rows] == list(dict.fromkeys(c["section"] for c in api["changes"]))
+    links = dict(rows)
+    assert links["702"] == "/diff?old=2011-02-04&amp;new=2026-04-17&amp;section=702"
+    for name, section in (("702", "702"), ("Glossary", "glossary")):
+        assert links[name].endswith("&amp;section=" + section)
+        one = _main(archive_client.get(html.unescape(links[name])).text)
+        expected = [c for c in api["changes"] if c["section"] == name]
+        assert one.count('<li class="change-') == len(expected) and 'id="diff-sections"' not in one
+        assert 'id="diff-all" href="/diff?old=2011-02-04&amp;new=2026-04-17"' in one
+    cli = archive_client.get("/api/diff?old=2011-02-04&new=latest&section=702").json()
+    assert len(cli["changes"]) == len([c for c in api["changes"] if c["section"] == "702"])
+    chapter = _main(archive_client.get("/diff?old=2011-02-04&new=latest&section=7").text)
+    assert 'id="section-702"' in chapter and 'id="section-100"' not in chapter
+
+
+@NEEDS_SHARED
+def test_rule_references_in_the_diffs_of_pages_are_links(archive_client: TestClient) -> None:
+    diffs = re.findall(r'<p class="diff">(.*?)</p>',
+                       _main(archive_client.get("/diff?old=2011-02-04&new=latest&section=601").text), re.S)
+    assert any('class="ref" href="/rule/' in d for d in diffs)
+    linked = [d for d in diffs if 'class="ref"' in d]
+    assert all(re.search(r'href="/rule/[^"?]+\?version=20(11-02-04|26-04-17)"', d) for d in linked)
+    runs = re.findall(r'<p class="diff">(.*?)</p>', _main(archive_client.get("/history/601.2").text), re.S)
+    assert any('class="ref" href="/rule/' in d for d in runs)
