@@ -11,6 +11,8 @@ no answers.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
@@ -43,33 +45,73 @@ def create_app(backend: Backend | None = None) -> FastAPI:
     return app
 
 
-async def _library_error(request: Request, exc: Exception) -> Response:
-    """The API says it in English (as ``--json`` does); a page in the reader's language. Both
-    name the web's own field where the library names a command-line option (`reworded`)."""
-    from regelwerk.cli.i18n import text
+#: What failed, by the library's error class: an error page's title and heading.
+FAILED = {
+    "UnknownRule": N_("Rule not found"),
+    "InvalidRuleNumber": N_("Not a rule number"),
+    "UnknownKeyword": N_("Term not found"),
+    "UnknownCard": N_("Card not found"),
+    "UnknownScenarioPage": N_("Example not found"),
+    "UnknownVersion": N_("Release not found"),
+    "UnknownRelease": N_("Release not found"),
+    "InvalidQuery": N_("Query not usable"),
+}
+#: The rule lookup's expectation for a word that names no rule, without its advice to run
+#: ``regelwerk term`` or ``regelwerk search``: a page offers links to both instead.
+NO_RULE_WORD = N_("a rule number such as '702.22' or '702.22j', or a keyword or game term "
+                  "('Trampelschaden', 'banding')")
 
-    said = reworded(exc)
-    if said is None:
-        return site(request).error(request, str(exc), status_for(exc))
-    return site(request).error(request, str(said), status_for(exc), shown=text(said, ui_lang(request)))
+
+async def _library_error(request: Request, exc: Exception) -> Response:
+    """The API says it in English (as ``--json`` does); a page in the reader's language, titled
+    by what failed, with the nearest rule numbers as links and, for a word that is no rule,
+    links to the term page and the search for it. Both name the web's own field where the
+    library names a command-line option (`reworded`)."""
+    from urllib.parse import quote
+
+    from regelwerk.cli.i18n import text
+    from regelwerk.cli.web.site import message_html
+
+    lang = ui_lang(request)
+    found = reworded(exc)
+    if found is None:
+        return site(request).error(request, str(exc), status_for(exc), title=FAILED.get(type(exc).__name__))
+    shown: Any = text(found, lang)
+    offers: list[tuple[str, str]] = []
+    data = found.to_dict()
+    if "nearest" in data["args"]:
+        shown = message_html(data, lang, links=("nearest",), version=request.query_params.get("version"))
+    given = getattr(exc, "given", None)
+    expected = data["args"].get("expected")
+    if given and isinstance(expected, dict) and "'regelwerk term'" in expected["id"]:
+        data["args"]["expected"] = {"id": NO_RULE_WORD, "args": {}}
+        shown = message_html(data, lang)
+        t = catalog(lang)
+        said = quote(given, safe="")
+        offers = [(t.gettext(N_("Look up “{text}” as a term or card")).format(text=given), f"/term?q={said}"),
+                  (t.gettext(N_("Search the rules for “{text}”")).format(text=given), f"/?q={said}")]
+    return site(request).error(request, str(found), status_for(exc), shown=shown,
+                               title=FAILED.get(type(exc).__name__), offers=offers)
 
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
     """The API's envelope keeps the terse English line; a page says it as sentences in its
     language."""
     assert isinstance(exc, RequestValidationError)
-    return site(request).error(request, _error_message(exc), 400, shown=_page_message(exc, ui_lang(request)))
+    return site(request).error(request, _error_message(exc), 400, shown=_page_message(exc, ui_lang(request)),
+                               title=N_("Invalid request"))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail if isinstance(exc.detail, str) else "error"
-    shown = None
+    shown = title = None
     if exc.status_code == 404 and detail == "Not Found":  # no route, not a missing thing
         template = N_("no such page: {path}")
         detail = template.format(path=request.url.path)
         shown = catalog(ui_lang(request)).gettext(template).format(path=request.url.path)
-    return site(request).error(request, detail, exc.status_code, shown=shown)
+        title = N_("Page not found")
+    return site(request).error(request, detail, exc.status_code, shown=shown, title=title)
 
 
 def _error_message(exc: RequestValidationError) -> str:

@@ -10,12 +10,14 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from regelwerk.cli.i18n import error
+from regelwerk.cli.i18n import N_, error
 from regelwerk.cli.web.site import (
+    MAX_QUERY,
     UI_COOKIE,
     FormLang,
     Lang,
     PageQuery,
+    SearchQuery,
     Section,
     Site,
     Version,
@@ -27,6 +29,11 @@ from regelwerk.cli.web.site import (
     ui_lang,
 )
 from regelwerk.ingest.model.errors import InvalidQuery, RegelwerkError
+
+#: What the search says of a query at its limit (`_cut`).
+CUT = N_("The search takes at most {limit} characters: your text has {length}, so only its first "
+         "{limit} were searched. Shorten it to what you want to find.")
+CUT_AT_LIMIT = N_("The search box takes at most {limit} characters; a longer text is cut off there.")
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 COOKIE_AGE = 365 * 24 * 3600
@@ -47,18 +54,33 @@ def _hits(request: Request, s: Site, q: str, lang: str | None) -> dict[str, Any]
     A query of spaces gets the search's own empty-query hint, as a note (it is no mistake)."""
     if not q:  # the empty search box: the start page, no error
         return {"q": q, "result": None}
+    cut = _cut(request, q)
+    q = q[:MAX_QUERY]
     try:
         result = s.call("search", q, lang=lang, limit=20, version=None, all_versions=False)
     except InvalidQuery as exc:
         said = error(exc, ui_lang(request))
         if not q.strip():  # only spaces: the search's hint of what to type, not an error
-            return {"q": q, "result": None, "hint": said}
-        return {"q": q, "result": None, "error": said}
-    return {"q": q, "result": result, "other_titles": [_other_title(h) for h in result["hits"]]}
+            return {"q": q, "result": None, "hint": said, "cut": cut}
+        return {"q": q, "result": None, "error": said, "cut": cut}
+    return {"q": q, "result": result, "other_titles": [_other_title(h) for h in result["hits"]], "cut": cut}
+
+
+def _cut(request: Request, q: str) -> str | None:
+    """What the page says of a query at the search's limit: one longer is cut to it (its length
+    said), one just as long was most likely cut by the search box itself (``maxlength``)."""
+    from regelwerk.cli.i18n import catalog
+
+    if len(q) < MAX_QUERY:
+        return None
+    lang = ui_lang(request)
+    if len(q) == MAX_QUERY:
+        return catalog(lang).gettext(CUT_AT_LIMIT).format(limit=MAX_QUERY)
+    return catalog(lang).gettext(CUT).format(limit=MAX_QUERY, length=len(q))
 
 
 @router.get("/")
-def search_page(request: Request, q: PageQuery = "", lang: FormLang | None = None) -> Response:
+def search_page(request: Request, q: SearchQuery = "", lang: FormLang | None = None) -> Response:
     s = site(request)
     lang = form_lang(lang)
     found = _hits(request, s, q, lang)
@@ -66,7 +88,7 @@ def search_page(request: Request, q: PageQuery = "", lang: FormLang | None = Non
 
 
 @router.get("/search/hits")
-def search_fragment(request: Request, q: PageQuery = "", lang: FormLang | None = None) -> Response:
+def search_fragment(request: Request, q: SearchQuery = "", lang: FormLang | None = None) -> Response:
     """The hit list alone, for search-as-you-type (the page swaps it in)."""
     s = site(request)
     lang = form_lang(lang)
@@ -236,7 +258,13 @@ def _rule_view(backend: Site, number: str, version: str | None) -> dict[str, Any
         "main": en or de,
         "name": name,
         "releases": _releases(backend, (en or de or {}).get("number") or number),
+        "titles": _titles(backend) if any(r and r["notes"] for r in (en, de)) else {},
     }
+
+
+def _titles(backend: Site) -> dict[str, str]:
+    """Each document's title by its id: a note names a seed by its title, not its id."""
+    return {d["id"]: d["title"] for d in backend.call("docs")["documents"] if d.get("title")}
 
 
 def _other_title(hit: dict[str, Any]) -> str | None:

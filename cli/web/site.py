@@ -6,6 +6,7 @@ on what a request may ask for live here too, so the API and the pages enforce th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
@@ -13,6 +14,7 @@ from urllib.parse import quote
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
 
 from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
@@ -29,6 +31,7 @@ MAX_QUERY = 200
 MAX_LIMIT = 50
 UI_LANGS = ("de", "en")
 UI_COOKIE = "ui"
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 Lang = Literal["en", "de"]
 #: The language a page's search form sends: its "both languages" option submits ``lang=`` (empty),
@@ -45,6 +48,10 @@ QueryText = Annotated[
     str, Query(min_length=1, max_length=MAX_QUERY, description="A rule number, keyword or question.")
 ]
 PageQuery = Annotated[str, Query(max_length=MAX_QUERY)]
+#: The search page's query: one longer than `MAX_QUERY` (a long text pasted into the address)
+#: is cut there and the page says so, instead of an error page without the search form; only
+#: what no one types is refused.
+SearchQuery = Annotated[str, Query(max_length=20 * MAX_QUERY)]
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many results.")]
 Version = Annotated[
     str | None, Query(max_length=40, description="A CR release (effective date, e.g. 2015-11-13).")
@@ -105,6 +112,101 @@ def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
     return messages_or_notes(data, lang, PAGE_WORDING) if data else []
 
 
+#: Rule notes whose numbers belong to another document: the argument holding such a number,
+#: and the argument naming its document (``where``, a message) or release (``version``).
+#: The number links to the rule as that document has it (``?version=`` for a release; for an
+#: undated seed, the rule it is today), not to what the same digits mean today (index/rules/lookup.py).
+ELSEWHERE = {
+    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}."):
+        ("moved", "where"),
+    N_("{number} in {where} is {title}; today that is {current}."): ("number", "where"),
+    N_("{number} in the {version} rules is {title}{today}."): ("number", "version"),
+    N_("{number} in {where} was removed in the {release} rules."): ("number", "where"),
+    N_("{number} in {where}: its number in the newest English rules is not known."): ("number", "where"),
+}
+#: The rules' ways of naming a document or language by its id or code, as a page says them.
+_SEED = N_("'{document}' ({language})")
+_RELEASE = N_("the {version} rules")
+_FOR_LANG = N_(" for language '{lang}'")
+_FOR_BOTH = N_(" for version {version} and language '{lang}'")
+IN_LANGUAGE = {"de": N_(" in German"), "en": N_(" in English")}
+IN_VERSION_LANGUAGE = {"de": N_(" in German in the {version} rules"),
+                       "en": N_(" in English in the {version} rules")}
+UNDATED = N_("the undated text “{title}”")
+
+
+def rule_notes(data: dict[str, Any], lang: str, titles: dict[str, str]) -> list[Markup]:
+    """A rule payload's notes as HTML (`note_html`); plain notes where it has no messages."""
+    found = data.get("messages") or []
+    if len(found) != len(data.get("notes") or ()):
+        found = data.get("notes") or []
+    return [note_html(n, lang, titles) for n in found]
+
+
+def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> Markup:
+    """A rule's note (a ``Message.to_dict()``) as HTML in `lang`: its rule numbers linked to
+    the rule as the document it speaks of has it (`ELSEWHERE`), its document ids and language
+    codes said in words (`titles`: document id -> title), the first letter upper-case."""
+    from regelwerk.cli.i18n import message
+
+    if isinstance(note, str):
+        return linkify(note[:1].upper() + note[1:])
+    t = catalog(lang)
+    args = dict(note.get("args", {}))
+    moved, source = ELSEWHERE.get(str(note.get("id")), (None, None))
+    today = args.get("current") or (args.get("number") if moved == "moved" else None)
+    place = args.get(source) if source else None
+    version = place if isinstance(place, str) else (
+        place["args"].get("version") if isinstance(place, dict) and place.get("id") == _RELEASE else None)
+    if isinstance(today, dict):  # "; today that is {current}"
+        today = today.get("args", {}).get("current")
+    shown: dict[str, Any] = {}
+    for key, value in args.items():
+        if isinstance(value, dict):
+            value = _said(value, lang, titles)
+            shown[key] = linkify(message(value, lang)) if isinstance(value, dict) else escape(value)
+        elif key == moved and version and _DATE.fullmatch(str(version)):
+            shown[key] = linkify(str(value), version=str(version))
+        elif key == moved:
+            shown[key] = Markup(f'<a class="ref" href="{escape(rule_url(str(today)))}">{escape(value)}</a>') \
+                if today else escape(value)
+        else:
+            shown[key] = linkify(str(value))
+    html = escape(t.gettext(str(note["id"]))).format(**shown)
+    return Markup(html[:1].upper() + html[1:]) if not html.startswith("<") else Markup(html)
+
+
+def message_html(data: dict[str, Any], lang: str, links: tuple[str, ...] = (),
+                 version: str | None = None) -> Markup:
+    """A ``Message.to_dict()`` as escaped HTML in `lang`, the rule numbers of the arguments named
+    in `links` as links (in `version`), language codes in words (`_said`)."""
+    from regelwerk.cli.i18n import message
+
+    shown: dict[str, Any] = {}
+    for key, value in data.get("args", {}).items():
+        if isinstance(value, dict):
+            value = message(_said(value, lang, {}), lang)
+        shown[key] = linkify(str(value), version=version) if key in links else escape(str(value))
+    template = catalog(lang).gettext(str(data["id"])).replace("!r}", "}")
+    quoted = {k for k in data.get("args", {}) if "{" + k + "!r}" in str(data["id"])}
+    shown.update({k: Markup("&#39;") + shown[k] + Markup("&#39;") for k in quoted})
+    return escape(template).format(**shown)
+
+
+def _said(part: dict[str, Any], lang: str, titles: dict[str, str]) -> dict[str, Any] | str:
+    """A note's nested message with ids and codes in words: the seed "'rule-702-19-banding-de-en'
+    (de+en)" by its title, " for language 'de'" as " in German"."""
+    args = part.get("args", {})
+    if part.get("id") == _SEED:
+        title = titles.get(str(args.get("document")))
+        return {"id": UNDATED, "args": {"title": title}} if title else part
+    if part.get("id") == _FOR_LANG and args.get("lang") in IN_LANGUAGE:
+        return {"id": IN_LANGUAGE[args["lang"]], "args": {}}
+    if part.get("id") == _FOR_BOTH and args.get("lang") in IN_VERSION_LANGUAGE:
+        return {"id": IN_VERSION_LANGUAGE[args["lang"]], "args": {"version": args.get("version")}}
+    return part
+
+
 def ui_lang(request: Request) -> str:
     """The interface language: the switch's cookie, else the browser's first choice, else English."""
     chosen = request.cookies.get(UI_COOKIE)
@@ -143,6 +245,7 @@ class Site:
         t = catalog(lang)  # the CLI's gettext catalog: the pages' words are in it too
         common = {"_": t.gettext, "ngettext": t.ngettext, "pgettext": t.pgettext,
                   "notes": lambda data: notes(data, lang),
+                  "rule_notes": lambda data, titles: rule_notes(data, lang, titles),
                   "kind_label": lambda kind: t.gettext(KINDS[kind]) if kind in KINDS else kind,
                   "how_label": lambda how: t.gettext(LINKED_BY[how]) if how in LINKED_BY else how,
                   "change_label": lambda change: t.gettext(CHANGE_WORDS[change])
@@ -150,13 +253,19 @@ class Site:
                   "ui": lang, "other": "en" if lang == "de" else "de", "here": here}
         return self.templates.TemplateResponse(request, template, {**common, **context}, status_code=status)
 
-    def error(self, request: Request, message: str, status: int, shown: str | None = None) -> Response:
+    def error(self, request: Request, message: str, status: int, shown: str | Markup | None = None,
+              title: str | None = None, offers: list[tuple[str, str]] | None = None) -> Response:
         """The CLI's envelope for /api/ (English, like ``--json``), an error page for a person
-        (`shown`: the message in the page's language, where there is one)."""
+        (`shown`: the message in the page's language, where there is one, text or HTML; `title`:
+        what failed, for the page's title; `offers`: ``(words, address)`` of where to go instead)."""
         if request.url.path.startswith("/api/"):
             return JSONResponse({"ok": False, "error": " ".join(message.split())}, status_code=status)
-        message = " ".join((shown or message).split())
-        return self.page(request, "error.html", status=status, message=message, status_code=status)
+        said = shown if shown is not None else message
+        said = Markup(" ".join(said.split())) if isinstance(said, Markup) else " ".join(said.split())
+        said = said[:1].upper() + said[1:]
+        t = catalog(ui_lang(request))
+        return self.page(request, "error.html", status=status, message=said, status_code=status,
+                         failed=t.gettext(title) if title else None, offers=offers or [])
 
 
 def site(request: Request) -> Site:

@@ -108,3 +108,36 @@ def history_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def history_client(history_home: Path) -> Iterator[TestClient]:
     with TestClient(create_app(Backend(history_home)), raise_server_exceptions=False) as c:
         yield c
+
+
+#: Two releases with today's 702.19 (Trample) and 702.22 (Banding), whose subrules change while
+#: the heading stays: the German seed's 702.19 is this Banding, and Banding's history is its
+#: subrules'.
+_KEYWORDS = (
+    "702.19. Trample\n\n702.19a Trample is a static ability that modifies the rules for assigning "
+    "combat damage.\n\n"
+    "702.22. Banding\n\n702.22a Banding is a static ability that modifies the rules for combat.\n\n"
+    "702.22b A player may declare bands.{b}\n\n"
+)
+BANDING_RELEASES = {
+    "2020-06-01": MINI.replace("702.9. Flying", _KEYWORDS.format(b="") + "702.9. Flying"),
+    "2021-01-01": MINI.replace("June 1, 2020", "January 1, 2021").replace(
+        "702.9. Flying", _KEYWORDS.format(b=" Defending players can't declare bands.") + "702.9. Flying"),
+}
+
+
+@pytest.fixture(scope="module")
+def banding_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The seeds and `BANDING_RELEASES`."""
+    from regelwerk.index.facade import Library
+
+    root = tmp_path_factory.mktemp("banding")
+    sources = []
+    for version, text in BANDING_RELEASES.items():
+        source = root / f"cr-{version}.txt"
+        source.write_text(text, encoding="utf-8")
+        sources.append(source)
+    report = Library(root / "home").ingest(sources)
+    assert not report["errors"], report["errors"]
+    with TestClient(create_app(Backend(root / "home")), raise_server_exceptions=False) as c:
+        yield c

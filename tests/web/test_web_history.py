@@ -95,7 +95,7 @@ def test_api_errors_use_the_envelope(history_client: TestClient, url: str, statu
 def test_a_bad_section_names_the_web_s_field_in_the_page_s_language(history_client: TestClient) -> None:
     english = history_client.get("/diff?old=2020-06-01&section=abc")
     assert english.status_code == 400
-    assert "section &#39;abc&#39;: expected a chapter (7) or a section (702)" in english.text
+    assert "Section &#39;abc&#39;: expected a chapter (7) or a section (702)" in english.text
     history_client.cookies.set("ui", "de")
     german = history_client.get("/diff?old=2020-06-01&section=abc")
     assert german.status_code == 400 and "--section" not in german.text
@@ -213,9 +213,9 @@ def test_rule_releases_are_the_releases_one_lookup_each_finds(history_home: Path
 @pytest.mark.parametrize(
     ("url", "status", "says"),
     [
-        ("/diff?old=1999-01-01", 404, "no ingested CR release is &#39;1999-01-01&#39;"),
+        ("/diff?old=1999-01-01", 404, "No ingested CR release is &#39;1999-01-01&#39;"),
         ("/diff?old=2020-06-01&section=abc", 400, "expected a chapter (7) or a section (702)"),
-        ("/history/999.1", 404, "rule &#39;999.1&#39; is in no ingested CR release"),
+        ("/history/999.1", 404, "Rule &#39;999.1&#39; is in no ingested CR release"),
     ],
 )
 def test_errors_are_pages(history_client: TestClient, url: str, status: int, says: str) -> None:

@@ -203,10 +203,11 @@ def test_term_and_documents_pages(client: TestClient) -> None:
     [
         ("/rule/abc", 400, "is not a rule number"),
         ("/rule/999.1", 404, "is in no ingested document"),
-        ("/term?q=qqqqqqqqqqqqq", 404, "no keyword or card matches"),
-        ("/examples/nope", 404, "no scenario"),
-        ("/nowhere", 404, "no such page: /nowhere"),
-        ("/?q=" + "x" * 201, 400, "The parameter q may be at most 200 characters long; this one has 201."),
+        ("/term?q=qqqqqqqqqqqqq", 404, "No keyword or card matches"),
+        ("/examples/nope", 404, "No scenario"),
+        ("/nowhere", 404, "No such page: /nowhere"),
+        ("/term?q=" + "x" * 201, 400,
+         "The parameter q may be at most 200 characters long; this one has 201."),
         ("/?q=banding&lang=xx", 400,
          "The parameter lang must be one of &#39;en&#39;, &#39;de&#39;, not &#39;xx&#39;."),
     ],
@@ -252,7 +253,7 @@ def test_validation_errors_are_german_sentences_on_german_pages(client: TestClie
     with the value cut mid-word); the API keeps its terse English envelope."""
     client.cookies.clear()
     client.cookies.set("ui", "de")
-    long = client.get("/?q=" + "x" * 201)
+    long = client.get("/term?q=" + "x" * 201)
     assert long.status_code == 400
     assert "Der Parameter q darf höchstens 200 Zeichen lang sein; dieser hat 201." in long.text
     said = long.text.partition('id="error-message">')[2].partition("</p>")[0]
@@ -346,3 +347,84 @@ def test_a_rules_hits_come_best_first_then_in_rule_order_alike_everywhere(
     with TestClient(create_app(Backend(home)), raise_server_exceptions=False) as client:
         page = client.get("/search/hits?q=banding").text
     assert re.findall(r'<span class="num">([^<]*)</span>', page) == [n or "" for n in shown]
+
+
+def test_a_seeds_numbers_link_to_its_rule_and_its_notes_speak_in_words(banding_client: TestClient) -> None:
+    """The German seed's 702.19 is Banding (702.22 today), not today's 702.19 (Trample): its
+    numbers in the rule page's notes and the term page's table link to the rule it is, and the
+    notes name the seed by its title and the language in words, not by id and code."""
+    client = banding_client
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    rule = client.get("/rule/702.22").text
+    notes = rule.partition("<summary>Hinweise</summary>")[2].partition("</details>")[0]
+    assert '<a class="ref" href="/rule/702.22">702.19</a> in dem undatierten Text „Bündnisfähigkeit' in notes
+    assert 'href="/rule/702.19">702.19</a> Trample' in notes  # today's 702.19 is Trample
+    assert "rule-702-19-banding-de-en" not in notes and "'de'" not in notes and "&#39;de&#39;" not in notes
+    term = client.get("/term?q=B%C3%BCndnis").text
+    seed_rows = [row for row in term.split("<tr>") if row.startswith("<td>rule-702-19-banding-de-en")]
+    assert seed_rows and all('href="/rule/702.22">702.19</a>' in row for row in seed_rows)
+    client.cookies.clear()
+    english = client.get("/rule/702.22").text.partition("<summary>Notes</summary>")[2]
+    assert "in the undated text “Bündnisfähigkeit / Banding”" in english.partition("</details>")[0]
+
+
+def test_an_old_releases_numbers_in_notes_link_into_that_release(history_client: TestClient) -> None:
+    """A note "702.10 in the 2020-06-01 rules is ..." links 702.10 with ``?version=``."""
+    from regelwerk.cli.web.site import note_html
+
+    note = {"id": "{number} in the {version} rules is {title}{today}.",
+            "args": {"number": "702.10", "version": "2020-06-01", "title": "Flanking",
+                     "today": {"id": "; today that is {current}", "args": {"current": "702.25"}}}}
+    html = str(note_html(note, "en", {}))
+    assert html.startswith('<a class="ref" href="/rule/702.10?version=2020-06-01">702.10</a> in the')
+    assert html.endswith('today that is <a class="ref" href="/rule/702.25">702.25</a>.')
+
+
+def test_a_word_that_names_no_rule_offers_the_term_page_and_the_search(client: TestClient) -> None:
+    """No advice to run ``regelwerk term`` on a page: links to both for the text, and a title
+    that says what failed."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    page = client.get("/rule/Quatschwort")
+    assert page.status_code == 400
+    assert "<title>Keine Regelnummer · regelwerk</title>" in page.text
+    assert "regelwerk term" not in page.text and "regelwerk search" not in page.text
+    assert '<a href="/term?q=Quatschwort">„Quatschwort“ als Begriff oder Karte nachschlagen</a>' in page.text
+    assert '<a href="/?q=Quatschwort">In den Regeln nach „Quatschwort“ suchen</a>' in page.text
+    said = page.text.partition('id="error-message">')[2].partition("</p>")[0]
+    assert said.startswith("&#39;Quatschwort&#39; ist keine Regelnummer; erwartet: eine Regelnummer wie")
+    missing = client.get("/rule/999.1")
+    assert "<title>Regel nicht gefunden · regelwerk</title>" in missing.text
+    nearest = missing.text.partition("am nächsten:")[2].partition("</p>")[0]
+    assert '<a class="ref" href="/rule/' in nearest and "999.1" not in nearest
+    assert "<title>Seite nicht gefunden · regelwerk</title>" in client.get("/nowhere").text
+    client.cookies.clear()
+    english = client.get("/rule/abc.x").text
+    assert '<a href="/term?q=abc.x">Look up “abc.x” as a term or card</a>' in english
+    assert "<title>Not a rule number · regelwerk</title>" in english
+
+
+def test_messages_on_error_pages_start_upper_case(client: TestClient) -> None:
+    said = client.get("/nowhere").text.partition('id="error-message">')[2]
+    assert said.startswith("No such page: /nowhere")
+
+
+def test_a_query_longer_than_the_search_takes_is_cut_on_the_search_page(client: TestClient) -> None:
+    """A long text in the address gets the search page with the text cut to 200 characters and
+    a sentence saying so, not an error page without the form; one of exactly 200 (the search
+    box's own limit) says the box cuts there."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    text = "flying " * 120
+    page = client.get("/?q=" + text)
+    assert page.status_code == 200
+    assert f'value="{text[:200]}"' in page.text and 'id="search-form"' in page.text
+    said = "Die Suche nimmt höchstens 200 Zeichen: dein Text hat 840, daher wurden nur die ersten 200"
+    assert said in page.text
+    assert "Der Parameter q" not in page.text
+    fragment = client.get("/search/hits?q=" + text[:200]).text
+    assert "Das Suchfeld nimmt höchstens 200 Zeichen; längerer Text wird dort abgeschnitten." in fragment
+    assert "cut-note" not in client.get("/?q=flying").text
+    assert client.get("/?q=" + "x" * 5000).status_code == 400  # what no one types stays refused
+    client.cookies.clear()
