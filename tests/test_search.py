@@ -274,6 +274,20 @@ def test_german_sentence_reads_a_german_term_as_german(engine: SearchEngine) -> 
     assert engine.search("Gift").hits[0].title == "Gift"
 
 
+def test_a_german_term_that_stems_like_an_english_word_is_read_as_german(engine: SearchEngine) -> None:
+    """ "Marke" (Counters, 122) stems to the English "mark" (damage marked): on its own it is
+    the German term, not the English stem; "Mark" as typed stays English."""
+    assert "122" in currents(engine, "Marke", 5)
+    assert "122" not in currents(engine, "Mark", 10)
+
+
+def test_one_word_names_its_own_rule_before_a_stem_sharing_keyword(engine: SearchEngine) -> None:
+    """ "Enchantment" and "Enchant" share a stem; the card type's rules come before the keyword's
+    (the derived-word factor applies to one-word lookups too)."""
+    assert "303" in currents(engine, "Enchantment", 5)
+    assert "303" in currents(engine, "Verzauberung", 5)
+
+
 def test_unknown_version_is_refused_not_ignored(engine: SearchEngine) -> None:
     """An empty whoosh filter means "no filter": a version nobody has searched every release."""
     with pytest.raises(UnknownVersion, match="'1999-01-01'; versions: 2026-04-17"):

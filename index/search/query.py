@@ -407,6 +407,22 @@ class SearchEngine:
         """
         return bool(translate_word(word)) or bool(self.links().translate(word, "de"))
 
+    def _german_only(self, word: str) -> bool:
+        """Is `word`, in a keyword lookup, a German term's name that reads as English only by
+        its stem? "Marke" (Counters) stems to the English "mark" (damage marked) and was
+        searched as that; "Gift" is an English keyword's title too and stays English.
+
+        Asked only of words the English analyzer changes ("mark" is English as typed), that
+        the German text holds and whose English reading titles no English section (the term
+        dictionary answers both), so a cold English lookup ("banding") never loads the term
+        tables."""
+        if fold(word.lower()) in terms("en", word) or not self.indexed(word, ("de",)):
+            return False
+        if any(self._df("title_en", t) for t in terms("en", word)):
+            return False
+        names = self.links()
+        return bool(names.translate(word, "de")) and not names.translate(word, "en")
+
     def _translations(self, words: Iterable[str], said: set[str] | None = None) -> tuple[set[str], set[str]]:
         """English terms for German words and German terms for English words (term tables).
 
@@ -612,7 +628,14 @@ class SearchEngine:
         """
         sizes = {lang: len(ts) for lang, ts in wanted.items()}
         if max(sizes.values(), default=0) < 2:
-            return found
+            if not said or self._asks or not wanted["en"]:
+                return found
+            # one term: nothing to coordinate, but "Verzauberung" (Enchantment) still names
+            # Enchantment, not the keyword Enchant its stem shares
+            one = {t for t in wanted["en"] if self._known("en", t)}
+            out = [(f, sc * rerank.derived_factor(f, one, said, self._analyze)) for f, sc in found]
+            out.sort(key=lambda x: -x[1])
+            return out
         known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
         scale = scale or {}
         weight = {lang: {t: self._idf(lang, t) * scale.get(t, 1.0) for t in ts} for lang, ts in known.items()}
@@ -902,8 +925,10 @@ class SearchEngine:
         fixed, en, de = words
         clauses: list[Any] = []
         foreign = [w for w in fixed if not self.indexed(w, ("en",)) or (german and self._named(w))]
+        if not german and not self._asks:
+            foreign += [w for w in fixed if w not in foreign and self._german_only(w)]
         both = " ".join(w for w in foreign if self.indexed(w, ("en",)))
-        ambiguous = set(terms("en", both)) if german else set()
+        ambiguous = set(terms("en", both)) if german or both else set()
         en -= ambiguous
         to_en, to_de = self._translations(foreign, said) if foreign else (set(), set())
         ordinary = [name for w in foreign for name in translate_word(w)]
