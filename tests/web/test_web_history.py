@@ -330,7 +330,8 @@ def test_rule_references_in_the_diffs_of_pages_are_links(archive_client: TestCli
     assert any('class="ref" href="/rule/' in d for d in diffs)
     linked = [d for d in diffs if 'class="ref"' in d]
     assert all(re.search(r'href="/rule/[^"?]+\?version=20(11-02-04|26-04-17)"', d) for d in linked)
-    runs = re.findall(r'<p class="diff" lang="en">(.*?)</p>', _main(archive_client.get("/history/601.2").text), re.S)
+    runs = re.findall(r'<p class="diff" lang="en">(.*?)</p>',
+                      _main(archive_client.get("/history/601.2").text), re.S)
     assert any('class="ref" href="/rule/' in d for d in runs)
 
 
