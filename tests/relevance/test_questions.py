@@ -84,13 +84,15 @@ FRESH12 = load_questions(split="fresh12")
 #: scores 0.377 / 0.47 alone: German 0.580 / 0.673, English 0.719 / 0.823, so the German floor
 #: moved down from 0.58 / 0.67; with ``dev8.tsv``, whose German scores 0.336 / 0.40 and English
 #: 0.513 / 0.63 alone: German 0.556 / 0.647, English 0.699 / 0.804, so both floors moved down
-#: from 0.56 / 0.65 and 0.68 / 0.81).
-FLOORS = {"de": (0.54, 0.63), "en": (0.68, 0.78)}
+#: from 0.56 / 0.65 and 0.68 / 0.81; the whole top 40 collected (session 21): English 0.715 /
+#: 0.821, so its floor moved back up).
+FLOORS = {"de": (0.54, 0.63), "en": (0.70, 0.80)}
 #: English MRR at least this many times FTS5's on the same questions (with ``dev5.tsv``: 1.44x;
 #: with ``dev6.tsv``, whose English FTS5 answers better than the older sets', 1.402x; with
 #: ``dev7.tsv``, whose English FTS5 answers better still (0.593), 1.390x; with ``dev8.tsv``, whose
-#: English FTS5 answers better than regelwerk (0.536 against 0.513), 1.345x).
-OVER_FTS5 = 1.32
+#: English FTS5 answers better than regelwerk (0.536 against 0.513), 1.345x; after the whole top
+#: 40 is collected, session 21, 1.378x).
+OVER_FTS5 = 1.35
 
 
 @pytest.fixture(scope="module")
