@@ -519,6 +519,16 @@ class Library:
         return history(self.corpus, query, full=full)
 
     @_names_damage
+    def subrule_changes(self, query: str) -> dict[str, Any]:
+        """``{"query", "number", "version", "subrules": [{"number", "changes", "reworded",
+        "releases", "first"}]}``: the subrules of the rule `query` names (as `history` finds it),
+        each with how often its own history changed and how often its words did: a keyword's
+        heading seldom changes, its subrules do."""
+        from regelwerk.index.rules.changes import subrule_changes
+
+        return subrule_changes(self.corpus, query)
+
+    @_names_damage
     def diff(self, old: str, new: str, section: str | None = None) -> dict[str, Any]:
         """``{"from", "to", "counts", "changes"}``: added, removed, renumbered and changed rules
         and glossary entries between two releases (dates, ``latest`` or document ids)."""

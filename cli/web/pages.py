@@ -28,11 +28,15 @@ from regelwerk.cli.web.site import (
     site,
     ui_lang,
 )
-from regelwerk.ingest.model.errors import InvalidQuery, RegelwerkError
+from regelwerk.ingest.model.errors import InputError, InvalidQuery, RegelwerkError
 
 #: What the search says of a query at its limit (`_cut`).
 CUT = N_("The search takes at most {limit} characters: your text has {length}, so only its first "
          "{limit} were searched. Shorten it to what you want to find.")
+#: The library's refusal of a diff from a newer release to an older one (index/rules/changes.py),
+#: and what a page says instead of its "swap them" (with a link to the swapped diff).
+NEWER_THAN = "{old!r} ({old_version}) is newer than {new!r} ({new_version}); swap them"
+SWAPPED = N_("The release {old} is newer than {new}: a diff goes from the older release to the newer one.")
 CUT_AT_LIMIT = N_("The search box takes at most {limit} characters; a longer text is cut off there.")
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
@@ -64,6 +68,26 @@ def _hits(request: Request, s: Site, q: str, lang: str | None) -> dict[str, Any]
             return {"q": q, "result": None, "hint": said, "cut": cut}
         return {"q": q, "result": None, "error": said, "cut": cut}
     return {"q": q, "result": result, "other_titles": [_other_title(h) for h in result["hits"]], "cut": cut}
+
+
+def _wrong_order(request: Request, s: Site, exc: InputError, section: str | None) -> Response:
+    """A diff from a newer release to an older one: the page says so in words and links the
+    swapped diff (the library's own message says "swap them"); any other error is raised."""
+    from regelwerk.cli.i18n import catalog
+
+    refused = exc.message
+    if refused is None or refused.id != NEWER_THAN:
+        raise exc
+    args = dict(refused.args)
+    t = catalog(ui_lang(request))
+    swapped = f"/diff?old={quote(str(args['new_version']))}&new={quote(str(args['old_version']))}"
+    if section:
+        swapped += f"&section={quote(section)}"
+    said = t.gettext(SWAPPED).format(old=args["old_version"], new=args["new_version"])
+    offer = t.gettext(N_("The changes from {old} to {new}")).format(
+        old=args["new_version"], new=args["old_version"])
+    return s.error(request, str(exc), 400, shown=said, title=N_("Releases in the wrong order"),
+                   offers=[(offer, swapped)])
 
 
 def _cut(request: Request, q: str) -> str | None:
@@ -153,7 +177,10 @@ def diff_page(
     glossary = section is not None and section.lower() == GLOSSARY
     if section is not None and not glossary:
         check_section(section)  # before the (slow) diff: a bad section is the page's error at once
-    whole = s.call("diff", old, new or "latest")
+    try:
+        whole = s.call("diff", old, new or "latest")
+    except InputError as exc:
+        return _wrong_order(request, s, exc, section)
     data = _glossary_only(whole) if glossary else diff_section(whole, section)
     counts = change_counts(data["counts"], data["glossary_counts"], catalog(ui_lang(request)).gettext)
     groups = _groups(data["changes"])
@@ -288,8 +315,10 @@ def _releases(backend: Site, number: str) -> list[dict[str, Any]]:
 
 
 def _history(request: Request, s: Site, query: str, full: bool) -> dict[str, Any]:
-    """The history of `query` with the rows a page lists (runs, or every release with `full`);
-    with no CR release ingested, the library's note of how to ingest one instead of an error."""
+    """The history of `query` with the rows a page lists (runs, or every release with `full`)
+    and its subrules with their own change counts (a keyword's heading is renumbered while its
+    subrules change); with no CR release ingested, the library's note of how to ingest one
+    instead of an error."""
     from regelwerk.cli.history import named
 
     try:
@@ -310,6 +339,7 @@ def _history(request: Request, s: Site, query: str, full: bool) -> dict[str, Any
         "rows": rows,
         "heading": named(last["title"], last.get("names")) if last else query,
         "changes": sum(1 for r in data["runs"] if r["change"] not in ("same", "new")),
+        "subrules": s.call("subrule_changes", query)["subrules"],
     }
 
 

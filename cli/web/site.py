@@ -108,8 +108,9 @@ def reworded(exc: BaseException) -> Message | None:
 
 def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
     """A payload's notes in the page's language (`messages_or_notes`), in the page's own
-    wording where a note speaks of a command-line option (`PAGE_WORDING`)."""
-    return messages_or_notes(data, lang, PAGE_WORDING) if data else []
+    wording where a note speaks of a command-line option (`PAGE_WORDING`), upper-case first."""
+    said = messages_or_notes(data, lang, PAGE_WORDING) if data else []
+    return [n[:1].upper() + n[1:] for n in said]  # a sentence on a page starts upper-case
 
 
 #: Rule notes whose numbers belong to another document: the argument holding such a number,

@@ -140,46 +140,7 @@ def history(corpus: Corpus, query: str, *, full: bool = False) -> dict[str, Any]
     tables = _Tables(corpus)
     try:
         index, position = _anchor(tables, corpus, query)
-        chain = tables.chain
-        entries: dict[int, dict[str, Any]] = {}
-        anchor = tables.rule(chain[index].id, position)
-        assert anchor is not None
-        entries[index] = _entry(chain[index], anchor, "same")
-        # backwards: which rule of the older release became this one
-        pos = position
-        for i in range(index - 1, -1, -1):
-            step = tables.step(chain[i], chain[i + 1], new=pos)
-            if step is None or step["change"] not in (*_CARRIES, "split"):
-                entries[i + 1]["change"] = "new"
-                break
-            entries[i + 1]["change"] = step["change"]
-            pos = step["old_pos"]
-            found = tables.rule(chain[i].id, pos)
-            if found is None:
-                break
-            entries[i] = _entry(chain[i], found, "same")
-        else:
-            entries[min(entries)]["change"] = "new"
-        # forwards: the rule's successor in each newer release, or its removal
-        pos = position
-        for i in range(index + 1, len(chain)):
-            step = tables.step(chain[i - 1], chain[i], old=pos)
-            if step is None or step["change"] not in _CARRIES:
-                entries[i] = {
-                    **entries[i - 1],
-                    "version": chain[i].version,
-                    "document": chain[i].id,
-                    "number": None,
-                    "change": "removed",
-                    "text": "",
-                }
-                break
-            pos = step["new_pos"]
-            found = tables.rule(chain[i].id, pos)
-            if found is None:
-                break
-            entries[i] = _entry(chain[i], found, step["change"])
-        lineage = [entries[i] for i in sorted(entries)]
+        lineage = _lineage(tables, index, position)
         for before, after in itertools.pairwise(lineage):
             after["diff"] = (
                 word_diff(before["text"], after["text"])
@@ -190,6 +151,83 @@ def history(corpus: Corpus, query: str, *, full: bool = False) -> dict[str, Any]
         return {"query": query, "lineage": lineage, "runs": _runs(lineage), "full": full}
     finally:
         tables.close()
+
+
+def subrule_changes(corpus: Corpus, query: str) -> dict[str, Any]:
+    """``{"query", "number", "version", "subrules": [{"number", "changes", "reworded", "releases",
+    "first"}]}``: the subrules of the rule `query` names (as `history` anchors it: in the newest
+    release that has it), each with how often it changed across the releases it is in (its own
+    `history`'s changes, without word diffs) and how many of those changed its words (the rest
+    are renumberings). A keyword's heading rarely changes while its subrules do: this is what its
+    history page lists below its own runs. A section's rules are not its subrules: /rule/702
+    lists none (a walk per keyword would take seconds over the archive)."""
+    tables = _Tables(corpus)
+    try:
+        index, position = _anchor(tables, corpus, query)
+        release = tables.chain[index]
+        anchor = tables.rule(release.id, position)
+        assert anchor is not None
+        rows = tables.rules.execute(
+            "SELECT number, position FROM sections WHERE doc = ? AND parent = ? AND kind = 'subrule' "
+            "ORDER BY position",
+            (release.id, anchor.number),
+        ).fetchall()
+        subrules = []
+        for row in rows:
+            lineage = _lineage(tables, index, int(row["position"]))
+            changes = sum(1 for run in _runs(lineage) if run["change"] not in ("same", "new"))
+            worded = sum(1 for a, b in itertools.pairwise(lineage) if b["number"] and a["text"] != b["text"])
+            subrules.append({"number": row["number"], "changes": changes, "reworded": worded,
+                             "releases": sum(1 for e in lineage if e["number"]),
+                             "first": lineage[0]["version"]})
+        return {"query": query, "number": anchor.number, "version": release.version, "subrules": subrules}
+    finally:
+        tables.close()
+
+
+def _lineage(tables: _Tables, index: int, position: int) -> list[dict[str, Any]]:
+    """The entries of the rule at `position` of release `index`, from the first release that
+    had it to the newest or the one that removed it (no word diffs)."""
+    chain = tables.chain
+    entries: dict[int, dict[str, Any]] = {}
+    anchor = tables.rule(chain[index].id, position)
+    assert anchor is not None
+    entries[index] = _entry(chain[index], anchor, "same")
+    # backwards: which rule of the older release became this one
+    pos = position
+    for i in range(index - 1, -1, -1):
+        step = tables.step(chain[i], chain[i + 1], new=pos)
+        if step is None or step["change"] not in (*_CARRIES, "split"):
+            entries[i + 1]["change"] = "new"
+            break
+        entries[i + 1]["change"] = step["change"]
+        pos = step["old_pos"]
+        found = tables.rule(chain[i].id, pos)
+        if found is None:
+            break
+        entries[i] = _entry(chain[i], found, "same")
+    else:
+        entries[min(entries)]["change"] = "new"
+    # forwards: the rule's successor in each newer release, or its removal
+    pos = position
+    for i in range(index + 1, len(chain)):
+        step = tables.step(chain[i - 1], chain[i], old=pos)
+        if step is None or step["change"] not in _CARRIES:
+            entries[i] = {
+                **entries[i - 1],
+                "version": chain[i].version,
+                "document": chain[i].id,
+                "number": None,
+                "change": "removed",
+                "text": "",
+            }
+            break
+        pos = step["new_pos"]
+        found = tables.rule(chain[i].id, pos)
+        if found is None:
+            break
+        entries[i] = _entry(chain[i], found, step["change"])
+    return [entries[i] for i in sorted(entries)]
 
 
 def _entry(release: Release, rule: _Rule, change: str) -> dict[str, Any]:
@@ -305,7 +343,7 @@ def resolve_release(chain: Sequence[Release], given: str) -> int:
     for i, r in enumerate(chain):
         if wanted in (r.version, r.id, r.version.replace("-", "")):
             return i
-    known = ", ".join(r.version for r in chain[-5:])
+    known = ", ".join(r.version for r in reversed(chain[-5:]))  # newest first, as they are named
     raise UnknownRelease(msg(N_(
         "no ingested CR release is {given!r}; give a date (YYYY-MM-DD), 'latest' or a document id "
         "(newest: {known})"), given=given, known=known))

@@ -325,10 +325,49 @@ def test_a_big_diff_lists_its_sections_each_on_its_own_page(archive_client: Test
 
 @NEEDS_SHARED
 def test_rule_references_in_the_diffs_of_pages_are_links(archive_client: TestClient) -> None:
-    diffs = re.findall(r'<p class="diff">(.*?)</p>',
+    diffs = re.findall(r'<p class="diff" lang="en">(.*?)</p>',
                        _main(archive_client.get("/diff?old=2011-02-04&new=latest&section=601").text), re.S)
     assert any('class="ref" href="/rule/' in d for d in diffs)
     linked = [d for d in diffs if 'class="ref"' in d]
     assert all(re.search(r'href="/rule/[^"?]+\?version=20(11-02-04|26-04-17)"', d) for d in linked)
-    runs = re.findall(r'<p class="diff">(.*?)</p>', _main(archive_client.get("/history/601.2").text), re.S)
+    runs = re.findall(r'<p class="diff" lang="en">(.*?)</p>',
+                      _main(archive_client.get("/history/601.2").text), re.S)
     assert any('class="ref" href="/rule/' in d for d in runs)
+
+
+def test_a_keywords_history_lists_its_subrules_with_their_own_changes(banding_client: TestClient) -> None:
+    """Banding's heading stays the same across the two releases while 702.22b is reworded: the
+    history page and the rule page's History say so per subrule, each a link to its history."""
+    client = banding_client
+    client.cookies.clear()
+    page = client.get("/history/702.22").text
+    summary = page.partition('id="history-summary">')[2].partition("</p>")[0]
+    assert "0 changes" in summary and '<a href="#subrule-history">1 more in its subrules</a>' in summary
+    subs = page.partition('id="subrule-history">')[2].partition("</section>")[0]
+    assert '<a href="/history/702.22a">702.22a</a> <span class="meta">0 changes · since 2020-06-01' in subs
+    assert '<a href="/history/702.22b">702.22b</a> <span class="meta">1 change (1 to its words)' in subs
+    rule = client.get("/rule/702.22").text.partition('id="history"')[2]
+    assert '<a href="/history/702.22b">702.22b</a>' in rule
+    assert "subrule-history" not in client.get("/history/702.22b").text  # a subrule has none
+    client.cookies.set("ui", "de")
+    german = client.get("/history/702.22").text
+    assert "Seine Unterregeln" in german and "1 Änderung (1 am Wortlaut)" in german
+    client.cookies.clear()
+
+
+def test_a_diff_in_the_wrong_order_offers_the_swapped_one(history_client: TestClient) -> None:
+    history_client.cookies.clear()
+    page = history_client.get("/diff?old=2021-06-01&new=2020-06-01&section=7")
+    assert page.status_code == 400
+    assert "<title>Releases in the wrong order · regelwerk</title>" in page.text
+    assert '<a href="/diff?old=2020-06-01&amp;new=2021-06-01&amp;section=7">' in page.text
+    assert "swap them" not in page.text
+    unknown = history_client.get("/diff?old=1999-01-01").text  # the newest releases, newest first
+    assert "(newest: 2021-06-01, 2021-01-01, 2020-06-01)" in unknown
+
+
+def test_english_diff_text_says_it_is_english_on_a_german_page(history_client: TestClient) -> None:
+    history_client.cookies.set("ui", "de")
+    page = history_client.get("/diff?old=2020-06-01&new=2021-01-01").text
+    assert '<p class="diff" lang="en">' in page and '<span class="title" lang="en">Banding' in page
+    history_client.cookies.clear()

@@ -274,7 +274,7 @@ def test_notes_on_pages_are_in_the_page_language(client: TestClient) -> None:
     client.cookies.clear()
     client.cookies.set("ui", "de")
     hits = client.get("/search/hits?q=banding&lang=de").text
-    assert "keine deutsche Fassung der Comprehensive Rules eingelesen: mit „nur Deutsch“" in hits
+    assert "Keine deutsche Fassung der Comprehensive Rules eingelesen: mit „nur Deutsch“" in hits
     assert "--lang" not in hits
     rule = client.get("/rule/702.19").text
     assert "<summary>Hinweise</summary>" in rule and "die Nummer in den neuesten englischen Regeln" in rule
@@ -282,6 +282,7 @@ def test_notes_on_pages_are_in_the_page_language(client: TestClient) -> None:
     client.cookies.clear()
     english = client.get("/search/hits?q=banding&lang=de").text
     assert "with “German only” only the German seed texts" in english and "--lang" not in english
+    assert '<p class="note">No German Comprehensive Rules' in english  # a sentence starts upper-case
 
 
 def test_term_page_labels_are_words_not_internal_names(client: TestClient) -> None:
@@ -428,3 +429,17 @@ def test_a_query_longer_than_the_search_takes_is_cut_on_the_search_page(client: 
     assert "cut-note" not in client.get("/?q=flying").text
     assert client.get("/?q=" + "x" * 5000).status_code == 400  # what no one types stays refused
     client.cookies.clear()
+
+
+def test_hits_in_the_other_language_say_so_and_glossary_hits_are_marked(client: TestClient) -> None:
+    """On a German page an English hit's title and snippet carry lang="en" (a screen reader
+    reads them in English); a glossary hit (no number) shows "Glossar" where the number goes."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    hits = client.get("/search/hits?q=keyword+ability&lang=en").text
+    assert '<span class="title" lang="en">' in hits and '<p class="snippet" lang="en">' in hits
+    assert '<span class="num glossary">Glossar</span>' in hits
+    assert '<span class="num"></span>' not in hits
+    client.cookies.clear()
+    english = client.get("/search/hits?q=keyword+ability&lang=en").text
+    assert 'lang="en"' not in english and '<span class="num glossary">Glossary</span>' in english
