@@ -176,7 +176,8 @@ def subrule_changes(corpus: Corpus, query: str) -> dict[str, Any]:
         for row in rows:
             lineage = _lineage(tables, index, int(row["position"]))
             changes = sum(1 for run in _runs(lineage) if run["change"] not in ("same", "new"))
-            worded = sum(1 for a, b in itertools.pairwise(lineage) if b["number"] and a["text"] != b["text"])
+            pairs = itertools.pairwise(lineage)
+            worded = sum(1 for a, b in pairs if b["number"] and not wording.same(a["text"], b["text"]))
             subrules.append({"number": row["number"], "changes": changes, "reworded": worded,
                              "releases": sum(1 for e in lineage if e["number"]),
                              "first": lineage[0]["version"]})
