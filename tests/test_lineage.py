@@ -142,6 +142,19 @@ def test_quote_only_edits_are_no_change() -> None:
     assert changes == ["same", "same", "text"]
 
 
+def test_quotes_put_around_a_name_are_no_change_in_the_word_diff() -> None:
+    """2008's 502.10b says Bands with other, 2010's 702.19b "Bands with other": only the words
+    that changed are marked (found by a new-user trial in ``history 702.22b``)."""
+    from regelwerk.index.rules.changes import word_diff
+
+    old = "Bands with other is a special form of banding."
+    new = "\u201cBands with other\u201d is a special kind of banding."
+    assert word_diff(old, new) == [
+        ["=", "\u201cBands with other\u201d is a special"], ["-", "form"], ["+", "kind"],
+        ["=", "of banding."]]
+    assert word_diff("can?t be ?blocked.?", "can\u2019t be blocked.") == [["=", "can\u2019t be blocked."]]
+
+
 def test_history_and_diff_skip_quote_only_edits(tmp_path: Path) -> None:
     paths = []
     for i, (date, rule) in enumerate(QUOTES):

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # imported where steps are computed or made: ``history`` read
 
 FILE = "lineage2.sqlite"
 #: Bump when lineage's matching (``lineage.link_pair``) changes, so stored pairs are recomputed.
-VERSION = 3
+VERSION = 4
 #: Pairs are named by their two documents' sha256 once, in `pairs`; each step row refers to its
 #: pair by number (the sha256 strings on 300,000 rows were four fifths of the file). The view
 #: ``steps`` gives readers the old shape.

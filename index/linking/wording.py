@@ -2,10 +2,11 @@
 title (when a heading's title is not its whole text), its text and its examples, one per line.
 
 Two releases' wordings are compared by `key`: quotes and apostrophes, straight or typographic,
-are one character there, and so is a "?" (the 2008-05-01 release has "?" wherever a quote or an
+are left out there, and so is a "?" (the 2008-05-01 release has "?" wherever a quote or an
 apostrophe stood: ``can?t``, ``?Destroy``, an encoding loss in Wizards' own file), so neither
-that noise nor a straight -> curly quote edit counts as a change. A real "?" never turns into a
-quote in a real edit, so folding it costs nothing.
+that noise, nor a straight -> curly quote edit, nor quotes put around a name that had none
+(2008's ``Bands with other`` -> 2010's ``"Bands with other"``) counts as a change. A real "?"
+never comes or goes in a real edit of a rule's words, so leaving it out costs nothing.
 
 Kept apart from ``lineage`` (which needs the record types) so that ``history`` can compose a
 stored rule's text from the rules table without loading them: a cold ``history`` is mostly
@@ -16,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-#: Every quote, apostrophe and "?" as one character (see the module docstring).
+#: Every quote, apostrophe and "?", left out (see the module docstring).
 _QUOTES = str.maketrans(
-    dict.fromkeys("\"'?`\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2032\u2033", "'")
+    dict.fromkeys("\"'?`\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2032\u2033")
 )
 
 
 def key(text: str) -> str:
-    """`text` as two releases' wordings are compared: quotes, apostrophes and "?" folded."""
+    """`text` as two releases' wordings are compared: quotes, apostrophes and "?" left out."""
     return text.translate(_QUOTES)
 
 

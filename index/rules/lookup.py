@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import ParsedDocument
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
-RULES_SALT = "rules9"
+RULES_SALT = "rules10"
 
 
 # -- current numbers ----------------------------------------------------------------------
