@@ -87,14 +87,12 @@ RELEASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def history_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home with the seeds and `RELEASES`."""
+def home_with(root: Path, releases: dict[str, str]) -> Path:
+    """A home under `root` with the seeds and `releases` (version -> CR text) ingested."""
     from regelwerk.index.facade import Library
 
-    root = tmp_path_factory.mktemp("history")
     sources = []
-    for version, text in RELEASES.items():
+    for version, text in releases.items():
         source = root / f"cr-{version}.txt"
         source.write_text(text, encoding="utf-8")
         sources.append(source)
@@ -102,6 +100,12 @@ def history_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     report = Library(home).ingest(sources)
     assert not report["errors"], report["errors"]
     return home
+
+
+@pytest.fixture(scope="module")
+def history_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the seeds and `RELEASES`."""
+    return home_with(tmp_path_factory.mktemp("history"), RELEASES)
 
 
 @pytest.fixture(scope="module")
@@ -129,15 +133,6 @@ BANDING_RELEASES = {
 @pytest.fixture(scope="module")
 def banding_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """The seeds and `BANDING_RELEASES`."""
-    from regelwerk.index.facade import Library
-
-    root = tmp_path_factory.mktemp("banding")
-    sources = []
-    for version, text in BANDING_RELEASES.items():
-        source = root / f"cr-{version}.txt"
-        source.write_text(text, encoding="utf-8")
-        sources.append(source)
-    report = Library(root / "home").ingest(sources)
-    assert not report["errors"], report["errors"]
-    with TestClient(create_app(Backend(root / "home")), raise_server_exceptions=False) as c:
+    home = home_with(tmp_path_factory.mktemp("banding"), BANDING_RELEASES)
+    with TestClient(create_app(Backend(home)), raise_server_exceptions=False) as c:
         yield c

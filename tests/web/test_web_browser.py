@@ -191,6 +191,11 @@ def test_a_phone_never_scrolls_sideways(server: str, page: Any, path: str) -> No
     """At 390 px (a phone) in German, the longer interface language, the page is no wider than
     the screen: the search row and the release picker wrap, long words break, and a wide table
     scrolls inside its own box. (/ was 514 px wide, the term page 544, /documents 958.)"""
+    assert_fits_a_phone(page, server, path)
+
+
+def assert_fits_a_phone(page: Any, server: str, path: str) -> None:
+    """`path` of `server` at 390 px in German is no wider than the screen."""
     page.set_viewport_size({"width": 390, "height": 844})
     page.context.add_cookies([{"name": "ui", "value": "de", "url": server}])
     page.goto(server + path)
@@ -234,9 +239,4 @@ def test_a_reader_follows_a_rule_through_its_releases(history_server: str, page:
 )
 def test_history_and_diff_fit_a_phone(history_server: str, page: Any, path: str) -> None:
     """The history and diff pages at 390 px in German: no sideways scrolling."""
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.context.add_cookies([{"name": "ui", "value": "de", "url": history_server}])
-    page.goto(history_server + path)
-    assert page.locator("html").get_attribute("lang") == "de"
-    wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    assert wide <= screen, f"{path} is {wide} px wide on a {screen} px screen"
+    assert_fits_a_phone(page, history_server, path)
