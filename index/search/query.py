@@ -627,28 +627,27 @@ class SearchEngine:
         need the searcher, so they are looked up here and the re-ranking itself stays pure.
         """
         sizes = {lang: len(ts) for lang, ts in wanted.items()}
-        if max(sizes.values(), default=0) < 2:
-            if not said or self._asks or not wanted["en"]:
-                return found
-            # one term: nothing to coordinate, but "Verzauberung" (Enchantment) still names
-            # Enchantment, not the keyword Enchant its stem shares
-            one = {t for t in wanted["en"] if self._known("en", t)}
-            out = [(f, sc * rerank.derived_factor(f, one, said, self._analyze)) for f, sc in found]
-            out.sort(key=lambda x: -x[1])
-            return out
+        single = max(sizes.values(), default=0) < 2
+        if single and (not said or self._asks):
+            return found
         known = {lang: {t for t in ts if self._known(lang, t)} for lang, ts in wanted.items()}
-        scale = scale or {}
-        weight = {lang: {t: self._idf(lang, t) * scale.get(t, 1.0) for t in ts} for lang, ts in known.items()}
-        derived = self._derived(known["en"]) if self._asks and rerank.DERIVED_COVER else None
-        english = self._asks and not self._german
-        out = rerank.coordinate(
-            found, known, weight, self._analyze, derived, rerank.ENGLISH_COORDINATION if english else None
-        )
-        if phrase:
-            out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
+        if single:  # nothing to coordinate, but a name still names itself (see derived_factor)
+            out = list(found)
+        else:
+            scales = scale or {}
+            weight = {
+                lang: {t: self._idf(lang, t) * scales.get(t, 1.0) for t in ts} for lang, ts in known.items()
+            }
+            derived = self._derived(known["en"]) if self._asks and rerank.DERIVED_COVER else None
+            english = self._asks and not self._german
+            out = rerank.coordinate(
+                found, known, weight, self._analyze, derived, rerank.ENGLISH_COORDINATION if english else None
+            )
+            if phrase:
+                out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
         if said and not self._asks:
             out = [(f, sc * rerank.derived_factor(f, known["en"], said, self._analyze)) for f, sc in out]
-        if question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS:
+        if not single and (question or max(len(ts) for ts in known.values()) >= QUESTION_TERMS):
             out = rerank.behind_cited_rules(out, rerank.names_query(known, self._analyze))
         out.sort(key=lambda x: -x[1])
         return out

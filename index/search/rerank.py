@@ -282,6 +282,7 @@ def text_sequence(text: str, lang: str, analyze: Analyze) -> list[frozenset[str]
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _inflected(word: str) -> frozenset[str]:
     """`word` and its regular English inflections, spelling changes included ("resolve":
     resolving, resolved; "ability": abilities), so they never count as derived words."""
