@@ -15,54 +15,45 @@ one-word lookups against changes made for questions (session 21: ``rerank.derive
 
 from __future__ import annotations
 
-import csv
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CR = ROOT.parent / "shared" / "corpus" / "en" / "MagicCompRules-20260417.txt"
-TABLES = ("core.tsv", "keywords.tsv")
+sys.path[0] = str(ROOT)
+
+from bench.questions import newest_library  # noqa: E402
+from regelwerk.index.terms.shipped import load_terms  # noqa: E402
+from regelwerk.ingest.model.errors import InputError  # noqa: E402
+from regelwerk.ingest.model.numbers import RuleNumber  # noqa: E402
 
 
 def names() -> list[tuple[str, str, str]]:
     """``(language, name, rule number)`` for every term row with a number, English and German."""
     out: list[tuple[str, str, str]] = []
-    for table in TABLES:
-        path = ROOT / "data" / "terms" / table
-        lines = (line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#"))
-        for row in csv.DictReader(lines, delimiter="\t"):
-            number = row.get("number") or ""
-            if not number or not row.get("de") or not row.get("en"):
-                continue
-            out.append(("en", row["en"], number))
-            variants = [v for v in (row.get("de_variants") or "").split("|") if v]
-            out.extend(("de", name, number) for name in [row["de"], *variants])
+    for row in load_terms():
+        if not row.number or not row.de or not row.en:
+            continue
+        out.append(("en", row.en, row.number))
+        out.extend(("de", name, row.number) for name in (row.de, *row.de_variants))
     return out
 
 
 def covers(number: str, hit: str) -> bool:
     """Is `hit` the rule `number` or one of its subrules (``702.9`` covers ``702.9a``, never
-    ``702.90``)?"""
-    if hit == number or hit.startswith(number + "."):
-        return True
-    return hit.startswith(number) and hit[len(number) : len(number) + 1].isalpha()
+    ``702.90``; a glossary hit, which has no number, covers nothing)?"""
+    try:
+        return RuleNumber.parse(number).contains(RuleNumber.parse(hit))
+    except InputError:
+        return False
 
 
 def main(argv: list[str]) -> int:
-    if not CR.exists():
-        print(f"bench/names.py: {CR} is missing (needs ../shared)", file=sys.stderr)
+    library = newest_library("regelwerk-names-")
+    if library is None:
         return 2
-    os.environ["REGELWERK_HOME"] = tempfile.mkdtemp(prefix="regelwerk-names-")
     from regelwerk.index.search.query import SearchEngine
-    from regelwerk.index.store.corpus import Corpus
 
-    library = Corpus()
-    if library.ingest([CR]).errors:
-        print(f"bench/names.py: {CR} did not ingest", file=sys.stderr)
-        return 2
     engine = SearchEngine(library)
     ranks: dict[str, dict[str, int | None]] = {"en": {}, "de": {}}
     for lang, name, number in names():
