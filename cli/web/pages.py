@@ -10,6 +10,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from regelwerk.cli.history import CHANGE_COUNTS
 from regelwerk.cli.i18n import N_, error
 from regelwerk.cli.web.site import (
     MAX_QUERY,
@@ -29,6 +30,7 @@ from regelwerk.cli.web.site import (
     ui_lang,
 )
 from regelwerk.ingest.model.errors import InputError, InvalidQuery, RegelwerkError
+from regelwerk.ingest.model.releases import CR_KINDS
 
 #: What the search says of a query at its limit (`_cut`).
 CUT = N_("The search takes at most {limit} characters: your text has {length}, so only its first "
@@ -48,8 +50,8 @@ PAGE_CHANGES = 250
 #: The ``section`` of a diff page that shows the glossary's changes (the library's sections
 #: are rule numbers; the glossary is the web's overview's last row).
 GLOSSARY = "glossary"
-#: A diff's kinds of change, in the order its counts say them.
-CHANGE_KINDS = ("added", "removed", "renumbered", "changed", "split", "merged")
+#: A diff's kinds of change, in the order its counts say them (the command line's).
+CHANGE_KINDS = tuple(CHANGE_COUNTS)
 
 
 def _hits(request: Request, s: Site, q: str, lang: str | None) -> dict[str, Any]:
@@ -366,7 +368,7 @@ def _rule_history(request: Request, s: Site, view: dict[str, Any]) -> dict[str, 
 def _cr_releases(s: Site) -> list[str]:
     """The dates of the ingested English CR releases, newest first (the diff form's choices)."""
     found = {doc["version"] for doc in s.call("docs")["documents"]
-             if doc["kind"] in ("cr-text", "cr-html") and doc["language"] == "en" and doc["version"]}
+             if doc["kind"] in CR_KINDS and doc["language"] == "en" and doc["version"]}
     return sorted(found, reverse=True)
 
 
