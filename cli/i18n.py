@@ -261,12 +261,15 @@ def messages_or_notes(
     data: dict[str, Any], lang: str | None = None, wording: Mapping[str, str] | None = None
 ) -> list[str]:
     """The notes of a facade payload in the interface language (or `lang`: a web page's), from
-    its ``messages`` if it has them; `wording` maps a message's id to the one to say instead (a
-    page's words for a note that speaks of a command-line option)."""
+    its ``messages`` if it has them, their document ids and language codes in words
+    (`regelwerk.cli.notes`); `wording` maps a message's id to the one to say instead (a page's
+    words for a note that speaks of a command-line option)."""
     found = data.get("messages")
     if found and len(found) == len(data.get("notes", ())):
+        from regelwerk.cli.notes import in_words
+
         say = wording or {}
         said = [{**m, "id": say.get(str(m.get("id")), m.get("id"))} if isinstance(m, dict) else m
                 for m in found]
-        return [message(m, lang) for m in said]
+        return [message(in_words(m), lang) for m in said]
     return [str(n) for n in data.get("notes", ())]

@@ -145,6 +145,25 @@ def test_rule_by_german_keyword_and_cite() -> None:
     assert cite.output.strip() == "CR 702.19 (rule-702-19-banding-de-en)"
 
 
+def test_rule_under_its_old_number_is_said_once_in_words() -> None:
+    """``rule 702.22 --lang de`` on the seeds shows the German seed's 702.19: one note says
+    so, naming the seed by its title and the language in words; ``--json`` keeps the ids."""
+    result = runner.invoke(app, ["rule", "702.22", "--lang", "de"])
+    shown = " ".join(result.output.split())
+    assert ("702.22 steht in keinem eingelesenen Dokument auf Deutsch; dieselbe Regel, Bündnisfähigkeit "
+            "(Banding), ist 702.19 in dem undatierten Text „Bündnisfähigkeit / Banding“; heute ist 702.19 "
+            "Trample (Trampelschaden).") in shown
+    assert shown.count("702.22") == 1 and shown.count("Trample") == 1
+    assert "'de'" not in shown and "(de+en)" not in shown
+    english = " ".join(runner.invoke(app, ["rule", "702.19", "--lang", "en"]).output.split())
+    assert ("702.19 in the undated text “Bündnisfähigkeit / Banding” is Banding (") in english
+    data = json.loads(runner.invoke(app, ["rule", "702.22", "--lang", "de", "--json"]).output)
+    assert data["rule"]["notes"][0].startswith("702.22 is in no ingested document for language 'de'")
+    args = data["rule"]["messages"][0]["args"]
+    assert args["scope"] == {"id": " for language '{lang}'", "args": {"lang": "de"}}
+    assert args["where"]["args"]["document"] == "rule-702-19-banding-de-en"
+
+
 @NEEDS_SHARED
 def test_cite_a_cr_subrule(cr_library: Any) -> None:
     result = runner.invoke(app, ["rule", "702.19b", "--cite"])

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
+from regelwerk.cli.notes import RELEASE, said
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import code, highlight, linkify, rule_url, word_diff
 from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES
@@ -118,22 +119,18 @@ def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
 #: The number links to the rule as that document has it (``?version=`` for a release; for an
 #: undated seed, the rule it is today), not to what the same digits mean today (index/rules/lookup.py).
 ELSEWHERE = {
-    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}."):
+    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}{then}."):
+        ("moved", "where"),
+    N_("{number} is in no ingested document{scope}; the same rule, {named}, is {moved} in {where}{then}."):
         ("moved", "where"),
     N_("{number} in {where} is {title}; today that is {current}."): ("number", "where"),
+    N_("{number} in {where} is {title}, today {current}{then}."): ("number", "where"),
     N_("{number} in the {version} rules is {title}{today}."): ("number", "version"),
+    N_("{number} in the rules from {version} to {last} ({count} releases) is {title}{today}."):
+        ("number", "version"),
     N_("{number} in {where} was removed in the {release} rules."): ("number", "where"),
     N_("{number} in {where}: its number in the newest English rules is not known."): ("number", "where"),
 }
-#: The rules' ways of naming a document or language by its id or code, as a page says them.
-_SEED = N_("'{document}' ({language})")
-_RELEASE = N_("the {version} rules")
-_FOR_LANG = N_(" for language '{lang}'")
-_FOR_BOTH = N_(" for version {version} and language '{lang}'")
-IN_LANGUAGE = {"de": N_(" in German"), "en": N_(" in English")}
-IN_VERSION_LANGUAGE = {"de": N_(" in German in the {version} rules"),
-                       "en": N_(" in English in the {version} rules")}
-UNDATED = N_("the undated text “{title}”")
 
 
 def rule_notes(data: dict[str, Any], lang: str, titles: dict[str, str]) -> list[Markup]:
@@ -158,13 +155,13 @@ def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> 
     today = args.get("current") or (args.get("number") if moved == "moved" else None)
     place = args.get(source) if source else None
     version = place if isinstance(place, str) else (
-        place["args"].get("version") if isinstance(place, dict) and place.get("id") == _RELEASE else None)
+        place["args"].get("version") if isinstance(place, dict) and place.get("id") == RELEASE else None)
     if isinstance(today, dict):  # "; today that is {current}"
         today = today.get("args", {}).get("current")
     shown: dict[str, Any] = {}
     for key, value in args.items():
         if isinstance(value, dict):
-            value = _said(value, lang, titles)
+            value = said(value, titles)
             shown[key] = linkify(message(value, lang)) if isinstance(value, dict) else escape(value)
         elif key == moved and version and _DATE.fullmatch(str(version)):
             shown[key] = linkify(str(value), version=str(version))
@@ -180,32 +177,18 @@ def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> 
 def message_html(data: dict[str, Any], lang: str, links: tuple[str, ...] = (),
                  version: str | None = None) -> Markup:
     """A ``Message.to_dict()`` as escaped HTML in `lang`, the rule numbers of the arguments named
-    in `links` as links (in `version`), language codes in words (`_said`)."""
+    in `links` as links (in `version`), language codes in words (`said`)."""
     from regelwerk.cli.i18n import message
 
     shown: dict[str, Any] = {}
     for key, value in data.get("args", {}).items():
         if isinstance(value, dict):
-            value = message(_said(value, lang, {}), lang)
+            value = message(said(value), lang)
         shown[key] = linkify(str(value), version=version) if key in links else escape(str(value))
     template = catalog(lang).gettext(str(data["id"])).replace("!r}", "}")
     quoted = {k for k in data.get("args", {}) if "{" + k + "!r}" in str(data["id"])}
     shown.update({k: Markup("&#39;") + shown[k] + Markup("&#39;") for k in quoted})
     return escape(template).format(**shown)
-
-
-def _said(part: dict[str, Any], lang: str, titles: dict[str, str]) -> dict[str, Any] | str:
-    """A note's nested message with ids and codes in words: the seed "'rule-702-19-banding-de-en'
-    (de+en)" by its title, " for language 'de'" as " in German"."""
-    args = part.get("args", {})
-    if part.get("id") == _SEED:
-        title = titles.get(str(args.get("document")))
-        return {"id": UNDATED, "args": {"title": title}} if title else part
-    if part.get("id") == _FOR_LANG and args.get("lang") in IN_LANGUAGE:
-        return {"id": IN_LANGUAGE[args["lang"]], "args": {}}
-    if part.get("id") == _FOR_BOTH and args.get("lang") in IN_VERSION_LANGUAGE:
-        return {"id": IN_VERSION_LANGUAGE[args["lang"]], "args": {"version": args.get("version")}}
-    return part
 
 
 def ui_lang(request: Request) -> str:

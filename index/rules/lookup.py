@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 #: Bump when the table layout changes, so stale derived tables are rebuilt.
 RULES_SALT = "rules10"
+#: At most this many notes on what the rule's number meant in other releases (one per rule it was).
+ELSEWHERE_NOTES = 3
 
 
 # -- current numbers ----------------------------------------------------------------------
@@ -428,11 +430,8 @@ def lookup(
             moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
             chosen = _choose(moved, docs, version, lang)
             if chosen is not None:
-                notes.append(msg(
-                    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}."),
-                    number=number, scope=_scope_msg(version, lang), moved=chosen["number"],
-                    where=_where_msg(docs[chosen["doc"]]),
-                ))
+                notes.append(_moved_note(con, number, chosen, docs[chosen["doc"]], _scope_msg(version, lang)))
+                return _view(con, chosen, docs, rows, notes, moved=True)
             elif lang == "de":  # never a dead end: the English text, its terms glossed in German
                 chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
                 if chosen is None:
@@ -525,6 +524,31 @@ def _choose(
     return max(fitting, key=lambda r: (r["language"] == "en", docs[r["doc"]]["rank"], -r["position"]))
 
 
+def _moved_note(
+    con: sqlite3.Connection, number: str, row: sqlite3.Row, doc: sqlite3.Row, scope: Arg
+) -> Message:
+    """The one note on a rule shown under another number (`number` asked for, `row` shown):
+    where the same rule is, its name, and what its number there means today; the rule's own
+    notes would say the same again, so `_view` leaves them out (``moved=True``)."""
+    shown, title = row["number"], _title(con, row)
+    today = _today(con, shown) if shown != number else ""
+    then: Arg = msg(N_("; today {moved} is {today}"), moved=shown, today=today) if today else ""
+    if not title:
+        return msg(N_("{number} is in no ingested document{scope}; the same rule is {moved} in "
+                      "{where}{then}."),
+                   number=number, scope=scope, moved=shown, where=_where_msg(doc), then=then)
+    return msg(N_("{number} is in no ingested document{scope}; the same rule, {named}, is {moved} in "
+                  "{where}{then}."),
+               number=number, scope=scope, named=_named(title, row["language"]), moved=shown,
+               where=_where_msg(doc), then=then)
+
+
+def _named(title: str, language: str) -> str:
+    """A rule's title with its name in the other language beside it: "Bündnisfähigkeit (Banding)"."""
+    alt = other_name(title, language)
+    return f"{title} ({alt})" if alt else title
+
+
 def _where(doc: sqlite3.Row) -> str:
     if doc["kind"] in CR_KINDS and doc["version"]:
         return f"the {doc['version']} rules"
@@ -532,10 +556,12 @@ def _where(doc: sqlite3.Row) -> str:
 
 
 def _where_msg(doc: sqlite3.Row) -> Message:
-    """`_where` as a message, for translation ("the 2011-02-04 rules")."""
+    """`_where` as a message, for translation ("the 2011-02-04 rules"); a document that is no
+    release carries its title too, which a reader is shown instead of the id (cli/notes.py)."""
     if doc["kind"] in CR_KINDS and doc["version"]:
         return msg(N_("the {version} rules"), version=doc["version"])
-    return msg(N_("'{document}' ({language})"), document=doc["id"], language=doc["language"])
+    return msg(N_("'{document}' ({language})"), document=doc["id"], language=doc["language"],
+               title=doc["title"] or "")
 
 
 def _scope_msg(version: str | None, lang: str | None) -> Arg:
@@ -579,8 +605,12 @@ def _elsewhere_notes(
     docs: dict[str, sqlite3.Row],
     same_number: list[sqlite3.Row],
     notes: list[Message],
+    today_said: bool = False,
 ) -> list[dict[str, Any]]:
-    """The other releases in which the same number means another rule, each also as a note."""
+    """The other releases in which the same number means another rule, each also as a note:
+    one note for a run of releases in which it meant the same rule (702.22 was Flanking in
+    every release from 2009-07-11 to 2011-02-04), at most `ELSEWHERE_NOTES` of them; none for
+    the rule the number is today when a note said that already (`today_said`)."""
     number, current = row["number"], row["current"]
     elsewhere = []
     for other in same_number:
@@ -597,11 +627,22 @@ def _elsewhere_notes(
                     "current": other["current"],
                 }
             )
-    for e in elsewhere[:3]:
-        today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
-        notes.append(msg(N_("{number} in the {version} rules is {title}{today}."), number=number,
-                         version=e["version"] or e["document"], title=e["title"],
-                         today=msg(N_("; today that is {current}"), current=e["current"]) if today else ""))
+    runs: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
+    for e in sorted(elsewhere, key=lambda e: docs[e["document"]]["rank"]):
+        runs.setdefault((e["title"], e["current"]), []).append(e)
+    if today_said:
+        runs = {key: run for key, run in runs.items() if key[1] != number}
+    for (title, today), run in list(runs.items())[:ELSEWHERE_NOTES]:
+        then = msg(N_("; today that is {current}"), current=today) if today not in (None, number) else ""
+        first, last = (e["version"] or e["document"] for e in (run[0], run[-1]))
+        if first == last:
+            notes.append(msg(N_("{number} in the {version} rules is {title}{today}."), number=number,
+                             version=first, title=title, today=then))
+        else:
+            notes.append(msg(N_("{number} in the rules from {version} to {last} ({count} releases) is "
+                                "{title}{today}."),
+                             number=number, version=first, last=last, count=str(len(run)), title=title,
+                             today=then))
     return elsewhere
 
 
@@ -634,7 +675,10 @@ def _view(
     same_number: list[sqlite3.Row],
     notes: list[Message],
     gloss: bool = False,
+    moved: bool = False,
 ) -> RuleView:
+    """The rule `row` with its subrules, references and notes (`notes` has those said before;
+    ``moved``: one of them already says where the rule lives today, `_moved_note`)."""
     doc = docs[row["doc"]]
     number, current = row["number"], row["current"]
     title = _title(con, row)
@@ -642,22 +686,24 @@ def _view(
         "SELECT * FROM sections WHERE doc = ? AND parent = ? AND language = ? ORDER BY position",
         (row["doc"], number, row["language"]),
     ).fetchall()
-    if current and current != number:
-        notes.append(msg(N_("{number} in {where} is {title}; today that is {current}."),
-                         number=number, where=_where_msg(doc), title=title or msg(N_("this rule")),
-                         current=current))
+    today = ""
+    if current and current != number and not moved:
         today = _today(con, number)
-        if today:
-            alt = other_name(title, row["language"]) if title else None
-            named: Arg = f"{title} ({alt})" if alt else (title or msg(N_("this rule")))
-            notes.append(msg(N_("Today {number} is {today}; {named} is {current}."),
-                             number=number, today=today, named=named, current=current))
+        named: Arg = _named(title, row["language"]) if title else msg(N_("this rule"))
+        if today:  # one sentence: what it is, its number today, and what its number means today
+            notes.append(msg(N_("{number} in {where} is {title}, today {current}{then}."),
+                             number=number, where=_where_msg(doc), title=named, current=current,
+                             then=msg(N_("; today {moved} is {today}"), moved=number, today=today)))
+        else:
+            notes.append(msg(N_("{number} in {where} is {title}; today that is {current}."),
+                             number=number, where=_where_msg(doc), title=title or msg(N_("this rule")),
+                             current=current))
     elif current is None:
         removed = N_("{number} in {where} was removed in the {release} rules.")
         unknown = N_("{number} in {where}: its number in the newest English rules is not known.")
         notes.append(msg(removed if row["removed_in"] else unknown, number=number, where=_where_msg(doc),
                          release=row["removed_in"] or ""))
-    elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
+    elsewhere = _elsewhere_notes(con, row, docs, same_number, notes, today_said=bool(today))
     references = _references(con, row, children)
     return RuleView(
         number=number,

@@ -1,0 +1,51 @@
+"""The library's notes said in words: a document by its title, not its id, and a language by its
+name, not its code.
+
+A rule's notes name the document they speak of as the library knows it ("'rule-702-19-banding-de-en'
+(de+en)", " for language 'de'"); a reader should read "the undated text “Bündnisfähigkeit /
+Banding”" and " in German". The command line (`regelwerk.cli.i18n.messages_or_notes`) and the web
+pages (`regelwerk.cli.web.site`) both say them so, through `in_words`; ``--json`` and the API keep
+the ids and codes in ``messages``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from regelwerk.ingest.model.message import N_
+
+#: The library's ways of naming a document or language by its id or code (index/rules/lookup.py).
+SEED = N_("'{document}' ({language})")
+RELEASE = N_("the {version} rules")
+FOR_LANG = N_(" for language '{lang}'")
+FOR_BOTH = N_(" for version {version} and language '{lang}'")
+#: ... and how a reader is told them.
+IN_LANGUAGE = {"de": N_(" in German"), "en": N_(" in English")}
+IN_VERSION_LANGUAGE = {"de": N_(" in German in the {version} rules"),
+                       "en": N_(" in English in the {version} rules")}
+UNDATED = N_("the undated text “{title}”")
+
+
+def said(part: dict[str, Any], titles: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A note's nested message with ids and codes in words: the seed "'rule-702-19-banding-de-en'
+    (de+en)" by its title (the message's own ``title``, else `titles`: document id -> title),
+    " for language 'de'" as " in German"; any other message as it is."""
+    args = part.get("args", {})
+    if part.get("id") == SEED:
+        title = args.get("title") or (titles or {}).get(str(args.get("document")))
+        return {"id": UNDATED, "args": {"title": title}} if title else part
+    if part.get("id") == FOR_LANG and args.get("lang") in IN_LANGUAGE:
+        return {"id": IN_LANGUAGE[args["lang"]], "args": {}}
+    if part.get("id") == FOR_BOTH and args.get("lang") in IN_VERSION_LANGUAGE:
+        return {"id": IN_VERSION_LANGUAGE[args["lang"]], "args": {"version": args.get("version")}}
+    return part
+
+
+def in_words(note: Any, titles: Mapping[str, str] | None = None) -> Any:
+    """A ``Message.to_dict()`` whose nested messages are said in words (`said`); a plain string
+    as it is."""
+    if not isinstance(note, dict):
+        return note
+    args = {k: said(v, titles) if isinstance(v, dict) else v for k, v in note.get("args", {}).items()}
+    return {**note, "args": args}
