@@ -83,7 +83,7 @@ def render_both(con: Console, en: dict[str, Any], de: dict[str, Any]) -> None:
 
 
 def heading(rule: dict[str, Any]) -> str:
-    """"702.22 Banding · Bündnis (2026-04-17)"."""
+    """"702.22 Banding · Bündnisfähigkeit (2026-04-17)"."""
     title = titled(rule["title"], rule.get("names"), rule["language"])
     return f"{rule['number']} {title} ({rule['version'] or rule['document']})"
 

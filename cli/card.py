@@ -51,7 +51,7 @@ def render_cards(con: Console, cards: list[dict[str, Any]], lang: str | None = N
 
 
 def _keyword(k: dict[str, Any], lang: str | None) -> str:
-    """ "702.22 Bündnis (Banding)": the rule number, then the name in the reader's language."""
+    """ "702.22 Bündnisfähigkeit (Banding)": the rule number, then the name in the reader's language."""
     first, second = (k["de"], k["name"]) if lang != "en" and k["de"] else (k["name"], k["de"])
     label = first + (f" ({second})" if second and second != first else "")
     return f"{k['rule']} {label}" if k["rule"] else label

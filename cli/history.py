@@ -108,7 +108,7 @@ _GIT_MARKS = {"-": "[-{}-]", "+": "{{+{}+}}"}
 
 def named(title: str | None, names: dict[str, str | None] | None) -> str:
     """A title with its German name beside it where the term tables know one, as in rule
-    headings ("Banding · Bündnis"); history and diff show English releases, so the title is
+    headings ("Banding · Bündnisfähigkeit"); history and diff show English releases, so the title is
     the English one the rules print."""
     from regelwerk.cli.bilingual import titled
 

@@ -6,6 +6,7 @@ rapidfuzz and rich load on this path (no whoosh, no bs4).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -77,13 +78,17 @@ def term(
     if not words:
         bad_usage(msg(N_("give a keyword, game term or card name (or --list)")))
     reject_unknown_options(words)
-    data = Library().term(" ".join(words), lang=lang, limit=limit)
+    library = Library()
+    data = library.term(" ".join(words), lang=lang, limit=limit)
     t = labels()
 
     def render(con: Console) -> None:
-        render_matches(con, data["matches"], t)
+        named = data["eras"] or any(m.get("documents") for m in data["matches"])
+        titles = library.titles() if named else {}
+        render_matches(con, data["matches"], t, titles)
         for doc_id, era in data["eras"].items():
-            con.print(f"{t['era']} {doc_id}: {era['reason']}", style="dim", markup=False)
+            said = f"{t['era']} {document_name(doc_id, titles)}: {era['reason']}"
+            con.print(said, style="dim", markup=False)
 
     emit(data, json_mode, render)
 
@@ -104,8 +109,25 @@ def render_list(con: Console, terms: list[dict[str, Any]], t: dict[str, str]) ->
     con.print(table)
 
 
-def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str]) -> None:
-    """The best match in full, the others as a ranked list."""
+#: A document's title is cut here in a table column (a seed glossary's title lists ten keywords).
+TITLE_WIDTH = 52
+
+
+def document_name(doc_id: str, titles: Mapping[str, str], version: str | None = None) -> str:
+    """A document as a reader knows it: a release by its date, another by its title (`titles`:
+    id -> title, cut at `TITLE_WIDTH`), its id only where it has no title."""
+    if version:
+        return version
+    title = titles.get(doc_id)
+    if not title:
+        return doc_id
+    return title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1].rstrip(" ,") + "…"
+
+
+def render_matches(
+    con: Console, matches: list[dict[str, Any]], t: dict[str, str], titles: Mapping[str, str] | None = None
+) -> None:
+    """The best match in full, the others as a ranked list; documents by their titles (`titles`)."""
     # an ambiguous word: every exact sense in full ("counter": Counter and Counters)
     full = [m for m in matches if m["score"] >= 100 and m["match"] in ("exact", "sense")] or matches[:1]
     rest = [m for m in matches if m not in full]
@@ -116,7 +138,7 @@ def render_matches(con: Console, matches: list[dict[str, Any]], t: dict[str, str
         said = next((m["alias"]["word"] for m in full if m.get("alias")), full[0]["matched"])
         con.print(t["senses"].format(word=said, count=len(full)), style="dim", markup=False)
     for m in full:
-        _render_one(con, m, t)
+        _render_one(con, m, t, titles or {})
     if rest:
         from rich.markup import escape
         from rich.table import Table
@@ -138,7 +160,7 @@ def _rules_line(rules: dict[str, str]) -> str:
     return ", ".join(f"{number} ({key})" for key, number in rules.items())
 
 
-def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
+def _render_one(con: Console, m: dict[str, Any], t: dict[str, str], titles: Mapping[str, str]) -> None:
     """Rules text is full of "[cost]" and "[quality]", which rich would eat as markup: every
     piece of data is printed with markup off, as styled parts or escaped."""
 
@@ -185,7 +207,8 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str]) -> None:
             table.add_column(col)
         for r in m["documents"]:
             how = _(LINKED_BY[r["how"]]) if r["how"] in LINKED_BY else str(r["how"])
-            table.add_row(*(escape(str(r[k])) for k in ("key", "language", "number")), escape(how))
+            shown = document_name(str(r["document"]), titles, r.get("version")) if titles else str(r["key"])
+            table.add_row(*(escape(c) for c in (shown, str(r["language"]), str(r["number"]))), escape(how))
         con.print(table)
     if m["glossary"]:
         line(f"  {t['glossary']}: {m['glossary']}")

@@ -32,8 +32,9 @@ class GermanName:
         return next((v for v in self.variants if v.endswith("keit")), self.de)
 
     def extended(self) -> str:
-        """The variant that extends the name by a word ("Schutz vor", "Bündnis mit anderen")."""
-        return next((v for v in self.variants if v.startswith(self.de + " ")), self.de)
+        """The variant that extends the name, or its first part, by a word ("Schutz vor";
+        "Bündnis mit anderen" of "Bündnisfähigkeit")."""
+        return next((v for v in self.variants if " " in v and self.de.startswith(v.split()[0])), self.de)
 
 
 @cache

@@ -335,7 +335,7 @@ def render(event: Event, lang: str, names: Mapping[str, Name]) -> str:
 
 def rule_title(rulebook: RuleBook, rule: str, lang: str) -> str | None:
     """The title a step cites. English: the CR's. German: the English title with the official
-    German name of the same heading or term beside it ("Banding · Bündnis"), since the CR a
+    German name of the same heading or term beside it ("Banding · Bündnisfähigkeit"), since the CR a
     judge looks things up in is English; where no official German name is known, the English
     title with a German gloss marked as such ("Casting Spells, dt. etwa „Zaubersprüche wirken“",
     ``data/narration/glosses.tsv``), never an invented name. A title is a heading, so it starts

@@ -25,7 +25,7 @@ class RuleBook(Protocol):
     def names(self, number: str) -> tuple[str | None, str | None]:
         """The English title of the rule or of its nearest titled ancestor and the German name
         of that same heading or term, from one level of the number tree, so they always name
-        one thing ("702.22j" -> ("Banding", "Bündnis")); the German None where no official
+        one thing ("702.22j" -> ("Banding", "Bündnisfähigkeit")); the German None where no official
         German name is known ("601.2" -> ("Casting Spells", None))."""
         ...
 

@@ -433,6 +433,12 @@ class Library:
                     eras[era.document] = {"versions": list(era.versions), "reason": era.explain(lang or "en")}
         return {"query": query.strip(), "matches": matches, "eras": eras}
 
+    @_names_damage
+    def titles(self) -> dict[str, str]:
+        """Each stored document's title by its id, from the manifest alone: what a reader is shown
+        where a payload names a document by its id (``term``'s documents, a rule note's seed)."""
+        return {str(d["id"]): str(d["title"]) for d in self.corpus.store.summaries() if d.get("title")}
+
     def stamp(self) -> tuple[int, int]:
         """Changes whenever any process changes the stored documents: a long-lived reader (the
         web server) compares it to know when to open a fresh library."""

@@ -101,6 +101,23 @@ def test_no_human_cell_is_contradicted_by_the_cards() -> None:
     assert not found, "\n".join(found)
 
 
+def test_no_keyword_is_named_by_a_part_of_its_printed_word() -> None:
+    """A keyword's German name is not a part of the one word its German keyword lines print:
+    Banding was "Bündnis" (a seed's summary), the band the ability forms, while its cards print
+    "Bündnisfähigkeit". `contradictions` takes such a part for the same name (`_related`)."""
+    found = []
+    for row in load_terms():
+        if not row.de or row.kind not in KEYWORD_KINDS:
+            continue
+        for f in evidence_for(row.en, row.kind):
+            printed, name = compact(f["de"]), compact(row.de)
+            strong = (f["era"] == "current" and f["dice"] >= STRONG_DICE
+                      and f["printings"] >= STRONG_PRINTINGS and f["standalone"] >= 0.5)
+            if strong and " " not in f["de"] and name in printed and name != printed:
+                found.append(f"{row.en}: table says {row.de!r}, its keyword lines print {f['de']!r}")
+    assert not found, "\n".join(found)
+
+
 def test_term_json_shows_the_evidence() -> None:
     match = Library().term("Flying")["matches"][0]
     assert match["en"] == "Flying"

@@ -140,7 +140,7 @@ def test_rule_by_german_keyword_and_cite() -> None:
     result = runner.invoke(app, ["rule", "Bündnis", "--lang", "de"])
     assert result.exit_code == 0, result.output
     assert "702.19 Bündnisfähigkeit · Banding" in result.output
-    assert "Bündnis ist Banding: Regel 702.22 in den neuesten Regeln." in result.output
+    assert "Bündnis ist Banding (Bündnisfähigkeit): Regel 702.22 in den neuesten Regeln." in result.output
     cite = runner.invoke(app, ["rule", "Bündnis", "--lang", "de", "--cite"])
     assert cite.output.strip() == "CR 702.19 (rule-702-19-banding-de-en)"
 

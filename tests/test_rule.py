@@ -151,7 +151,7 @@ def test_malformed_number(seeds_only: Corpus) -> None:
 def test_a_german_keyword_finds_its_rule(seeds_only: Corpus) -> None:
     view = lookup(seeds_only, "Bündnis", lang="de")
     assert view.current == "702.22" and view.title == "Bündnisfähigkeit"
-    assert view.notes[0] == "Bündnis is Banding: rule 702.22 in the newest rules."
+    assert view.notes[0] == "Bündnis is Banding (Bündnisfähigkeit): rule 702.22 in the newest rules."
 
 
 @NEEDS_SHARED

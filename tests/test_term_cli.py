@@ -52,7 +52,8 @@ def test_seeds_only_german_and_english_find_each_other(home: Path) -> None:
     german = _first("Bündnisfähigkeit")
     english = _first("banding")
     assert german["en"] == english["en"] == "Banding"
-    assert "Bündnisfähigkeit" in english["de_variants"]
+    assert english["de"] == "Bündnisfähigkeit"  # as the cards print it; "Bündnis" is the band
+    assert "Bündnis" in english["de_variants"]
     assert german["rules"] == english["rules"]
     assert german["rules"][BILINGUAL] == "702.19"
     text = runner.invoke(app, ["term", "banding"]).output
@@ -143,3 +144,15 @@ def test_era_notes_follow_the_output_language(home: Path) -> None:
     assert "weicht von der aktuellen Nummerierung" in german and "ältere" in german
     assert "differs from the term table's current numbering" in english
     assert "702.19" in german and "702.22" in german
+
+
+def test_documents_are_shown_by_their_titles(home: Path) -> None:
+    """The table of documents says what a reader can read, the seed's title, and `term Bündnis`
+    heads the entry with the name German cards print; ``--json`` keeps the ids."""
+    text = runner.invoke(app, ["term", "Bündnis"], env={"COLUMNS": "160"}).output
+    assert text.startswith("Banding / Bündnisfähigkeit  (keyword ability)")
+    assert "Bündnisfähigkeit / Banding" in text
+    assert "Comprehensive Rules (excerpt without rule numbers)" in text
+    assert BILINGUAL not in text and "cr-excerpt-en-keywords-unnumbered" not in text
+    docs = _first("Bündnis")["documents"]
+    assert {d["key"] for d in docs} == {BILINGUAL, "cr-excerpt-en-keywords-unnumbered"}

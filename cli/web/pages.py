@@ -197,7 +197,8 @@ def diff_page(
 def term_page(request: Request, q: PageQuery = "") -> Response:
     s = site(request)
     data = s.call("term", q, lang=ui_lang(request), limit=10) if q.strip() else None
-    return s.page(request, "term.html", q=q, data=data)
+    named = data is not None and any(m.get("documents") for m in data["matches"])
+    return s.page(request, "term.html", q=q, data=data, titles=s.call("titles") if named else {})
 
 
 @router.get("/card")
@@ -293,7 +294,7 @@ def _rule_view(backend: Site, number: str, version: str | None) -> dict[str, Any
 
 def _titles(backend: Site) -> dict[str, str]:
     """Each document's title by its id: a note names a seed by its title, not its id."""
-    return {d["id"]: d["title"] for d in backend.call("docs")["documents"] if d.get("title")}
+    return backend.call("titles")
 
 
 def _other_title(hit: dict[str, Any]) -> str | None:

@@ -1,5 +1,5 @@
 """Rule titles in traces. German traces cite the English title with the official German name of
-the same heading or term beside it ("Banding · Bündnis"), or, where no official German name is
+the same heading or term beside it ("Banding · Bündnisfähigkeit"), or, where no official German name is
 known, the English title with a German gloss marked as one; winning doesn't cite "lose"."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def with_cr(monkeypatch: pytest.MonkeyPatch) -> LibraryRuleBook:
         ("510.2", "Combat Damage Step · Kampfschadensegment"),
         ("608.2", "Resolve · Verrechnen"),  # a verb in the table, a heading in the trace
         ("702.9b", "Flying · Fliegend"),
-        ("702.22j", "Banding · Bündnis"),
+        ("702.22j", "Banding · Bündnisfähigkeit"),
         ("702.26b", "Phasing"),  # German cards print "Phasing" too: no "Phasing · Phasing"
     ],
 )
