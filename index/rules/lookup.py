@@ -686,23 +686,7 @@ def _view(
         "SELECT * FROM sections WHERE doc = ? AND parent = ? AND language = ? ORDER BY position",
         (row["doc"], number, row["language"]),
     ).fetchall()
-    today = ""
-    if current and current != number and not moved:
-        today = _today(con, number)
-        named: Arg = _named(title, row["language"]) if title else msg(N_("this rule"))
-        if today:  # one sentence: what it is, its number today, and what its number means today
-            notes.append(msg(N_("{number} in {where} is {title}, today {current}{then}."),
-                             number=number, where=_where_msg(doc), title=named, current=current,
-                             then=msg(N_("; today {moved} is {today}"), moved=number, today=today)))
-        else:
-            notes.append(msg(N_("{number} in {where} is {title}; today that is {current}."),
-                             number=number, where=_where_msg(doc), title=title or msg(N_("this rule")),
-                             current=current))
-    elif current is None:
-        removed = N_("{number} in {where} was removed in the {release} rules.")
-        unknown = N_("{number} in {where}: its number in the newest English rules is not known.")
-        notes.append(msg(removed if row["removed_in"] else unknown, number=number, where=_where_msg(doc),
-                         release=row["removed_in"] or ""))
+    today = "" if moved else _fate_note(con, row, doc, title, notes)
     elsewhere = _elsewhere_notes(con, row, docs, same_number, notes, today_said=bool(today))
     references = _references(con, row, children)
     return RuleView(
@@ -733,6 +717,33 @@ def _view(
             glossed(" ".join([row["text"] or "", *(c["text"] or "" for c in children)])) if gloss else ()
         ),
     )
+
+
+def _fate_note(
+    con: sqlite3.Connection, row: sqlite3.Row, doc: sqlite3.Row, title: str, notes: list[Message]
+) -> str:
+    """Add the note on where rule `row` of `doc` lives today, if it moved or was removed: one
+    sentence says what it is, its number today and what its number means today (returned)."""
+    number, current = row["number"], row["current"]
+    if current and current != number:
+        today = _today(con, number)
+        if today:
+            notes.append(msg(N_("{number} in {where} is {title}, today {current}{then}."),
+                             number=number, where=_where_msg(doc),
+                             title=_named(title, row["language"]) if title else msg(N_("this rule")),
+                             current=current,
+                             then=msg(N_("; today {moved} is {today}"), moved=number, today=today)))
+        else:
+            notes.append(msg(N_("{number} in {where} is {title}; today that is {current}."),
+                             number=number, where=_where_msg(doc), title=title or msg(N_("this rule")),
+                             current=current))
+        return today
+    if current is None:
+        removed = N_("{number} in {where} was removed in the {release} rules.")
+        unknown = N_("{number} in {where}: its number in the newest English rules is not known.")
+        notes.append(msg(removed if row["removed_in"] else unknown, number=number, where=_where_msg(doc),
+                         release=row["removed_in"] or ""))
+    return ""
 
 
 def _today(con: sqlite3.Connection, number: str) -> str:
