@@ -39,6 +39,24 @@ where 1 % means 1 % of work. The ingest's seconds are an estimate: its instructi
 floor's instructions per CPU second (fastest of the floor's runs: it still moves with the
 load), an upper bound, since an interpreter's start runs fewer instructions per second than the
 ingest's loops (session 22: 3.3-3.8 G/s for the floor, 5.7-6.8 G/s for the ingest).
+One place where a count misleads: valgrind's CPU lacks the SHA extensions this machine has, so
+OpenSSL hashes under callgrind at ~28 instructions a byte, several times what it runs natively;
+the ~1 MB a cold search hashes (the lexicon tables' key, the compiled lexicon's seal, the
+index's small files) shows as ~28 M instructions, less than a millisecond of real time.
+
+Where a cold German question's instructions go (session 22, callgrind with ``os.getppid()``
+markers and ``--dump-before=os_getppid``, modules imported one by one in ``-X importtime``'s
+order, then the command run in-process with markers around its phases): 1,238 M against the
+floor's 651 M, of which the interpreter's start ~97 M and the floor's modules ~569 M. Beyond
+the floor: importing the search path ~240 M (whoosh 73 M, regelwerk.index.search 65 M,
+index.terms 22 M, ingest.model 21 M, rich 7 M; each frozen dataclass costs ~5 M, the source of
+its methods parsed and compiled when the class is made, and the question makes 14 of
+regelwerk's); typer parsing the command's 9 parameters 16 M; opening the engine 14 M; reading the
+question up to its translations 66 M (the hashing above among it); translations 33 M; whoosh's
+three runs ~50 M; coverage (``_coordinate``: the 40 hits' words analyzed and stemmed) 88 M;
+answer order 29 M and the hits' records and snippets 25 M; printing 10 M; the interpreter's
+exit ~77 M. No single piece is waste of any size: the words' analysis at ingest was tried in
+session 18 (``SearchEngine._analyze``) and the imports are spread over some 150 modules.
 
 Where the time goes (session 18, profiled with pyinstrument and perf_counter around the phases,
 2026-04-17 CR, sentence vectors off; wall time on a quiet machine, load ~1):
