@@ -23,6 +23,7 @@ from regelwerk.cli.i18n import N_, catalog
 from regelwerk.cli.web import api, pages
 from regelwerk.cli.web.backend import Backend, status_for
 from regelwerk.cli.web.site import HERE, Site, reworded, site, ui_lang
+from regelwerk.index.facade import rule_messages
 from regelwerk.ingest.model.errors import RegelwerkError
 
 
@@ -56,8 +57,9 @@ FAILED = {
     "UnknownRelease": N_("Release not found"),
     "InvalidQuery": N_("Query not usable"),
 }
-#: The rule lookup's expectation for a word that names no rule, without its advice to run
-#: ``regelwerk term`` or ``regelwerk search``: a page offers links to both instead.
+#: The rule lookup's expectation for a word that names no rule (`rule_messages.RULE_OR_TERM`),
+#: without its advice to run ``regelwerk term`` or ``regelwerk search``: a page offers links to
+#: both instead.
 NO_RULE_WORD = N_("a rule number such as '702.22' or '702.22j', or a keyword or game term "
                   "('Trampelschaden', 'banding')")
 
@@ -83,7 +85,7 @@ async def _library_error(request: Request, exc: Exception) -> Response:
         shown = message_html(data, lang, links=("nearest",), version=request.query_params.get("version"))
     given = getattr(exc, "given", None)
     expected = data["args"].get("expected")
-    if given and isinstance(expected, dict) and "'regelwerk term'" in expected["id"]:
+    if given and isinstance(expected, dict) and expected["id"] == rule_messages.RULE_OR_TERM:
         data["args"]["expected"] = {"id": NO_RULE_WORD, "args": {}}
         shown = message_html(data, lang)
         t = catalog(lang)

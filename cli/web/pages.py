@@ -35,9 +35,8 @@ from regelwerk.ingest.model.releases import CR_KINDS
 #: What the search says of a query at its limit (`_cut`).
 CUT = N_("The search takes at most {limit} characters: your text has {length}, so only its first "
          "{limit} were searched. Shorten it to what you want to find.")
-#: The library's refusal of a diff from a newer release to an older one (index/rules/changes.py),
-#: and what a page says instead of its "swap them" (with a link to the swapped diff).
-NEWER_THAN = "{old!r} ({old_version}) is newer than {new!r} ({new_version}); swap them"
+#: What a page says instead of the library's refusal of a diff from a newer release to an older
+#: one (`rule_messages.NEWER_THAN`, "swap them"), with a link to the swapped diff.
 SWAPPED = N_("The release {old} is newer than {new}: a diff goes from the older release to the newer one.")
 CUT_AT_LIMIT = N_("The search box takes at most {limit} characters; a longer text is cut off there.")
 
@@ -76,9 +75,10 @@ def _wrong_order(request: Request, s: Site, exc: InputError, section: str | None
     """A diff from a newer release to an older one: the page says so in words and links the
     swapped diff (the library's own message says "swap them"); any other error is raised."""
     from regelwerk.cli.i18n import catalog
+    from regelwerk.index.facade import rule_messages
 
     refused = exc.message
-    if refused is None or refused.id != NEWER_THAN:
+    if refused is None or refused.id != rule_messages.NEWER_THAN:
         raise exc
     args = dict(refused.args)
     t = catalog(ui_lang(request))

@@ -20,7 +20,7 @@ from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import code, highlight, linkify, rule_url, word_diff
-from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES
+from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES, rule_messages
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.message import N_, Message, msg
 
@@ -118,18 +118,14 @@ def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
 #: The number links to the rule as that document has it (``?version=`` for a release; for an
 #: undated seed, the rule it is today), not to what the same digits mean today (index/rules/lookup.py).
 ELSEWHERE = {
-    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}."):
-        ("moved", "where"),
-    N_("{number} in {where} is {title}; today that is {current}."): ("number", "where"),
-    N_("{number} in the {version} rules is {title}{today}."): ("number", "version"),
-    N_("{number} in {where} was removed in the {release} rules."): ("number", "where"),
-    N_("{number} in {where}: its number in the newest English rules is not known."): ("number", "where"),
+    rule_messages.SAME_RULE_ELSEWHERE: ("moved", "where"),
+    rule_messages.NUMBER_TODAY: ("number", "where"),
+    rule_messages.NUMBER_IN_RELEASE: ("number", "version"),
+    rule_messages.REMOVED_IN: ("number", "where"),
+    rule_messages.NOT_KNOWN_TODAY: ("number", "where"),
 }
-#: The rules' ways of naming a document or language by its id or code, as a page says them.
-_SEED = N_("'{document}' ({language})")
-_RELEASE = N_("the {version} rules")
-_FOR_LANG = N_(" for language '{lang}'")
-_FOR_BOTH = N_(" for version {version} and language '{lang}'")
+#: The rules' ways of naming a document or language by its id or code (`rule_messages.DOCUMENT`,
+#: `rule_messages.FOR_LANGUAGE`, ...), as a page says them.
 IN_LANGUAGE = {"de": N_(" in German"), "en": N_(" in English")}
 IN_VERSION_LANGUAGE = {"de": N_(" in German in the {version} rules"),
                        "en": N_(" in English in the {version} rules")}
@@ -158,7 +154,8 @@ def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> 
     today = args.get("current") or (args.get("number") if moved == "moved" else None)
     place = args.get(source) if source else None
     version = place if isinstance(place, str) else (
-        place["args"].get("version") if isinstance(place, dict) and place.get("id") == _RELEASE else None)
+        place["args"].get("version")
+        if isinstance(place, dict) and place.get("id") == rule_messages.RELEASE else None)
     if isinstance(today, dict):  # "; today that is {current}"
         today = today.get("args", {}).get("current")
     shown: dict[str, Any] = {}
@@ -198,12 +195,12 @@ def _said(part: dict[str, Any], lang: str, titles: dict[str, str]) -> dict[str, 
     """A note's nested message with ids and codes in words: the seed "'rule-702-19-banding-de-en'
     (de+en)" by its title, " for language 'de'" as " in German"."""
     args = part.get("args", {})
-    if part.get("id") == _SEED:
+    if part.get("id") == rule_messages.DOCUMENT:
         title = titles.get(str(args.get("document")))
         return {"id": UNDATED, "args": {"title": title}} if title else part
-    if part.get("id") == _FOR_LANG and args.get("lang") in IN_LANGUAGE:
+    if part.get("id") == rule_messages.FOR_LANGUAGE and args.get("lang") in IN_LANGUAGE:
         return {"id": IN_LANGUAGE[args["lang"]], "args": {}}
-    if part.get("id") == _FOR_BOTH and args.get("lang") in IN_VERSION_LANGUAGE:
+    if part.get("id") == rule_messages.FOR_VERSION_AND_LANGUAGE and args.get("lang") in IN_VERSION_LANGUAGE:
         return {"id": IN_VERSION_LANGUAGE[args["lang"]], "args": {"version": args.get("version")}}
     return part
 

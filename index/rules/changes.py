@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.linking import wording
 from regelwerk.index.linking.wording import rule_text
+from regelwerk.index.rules.messages import NEWER_THAN
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownKeyword, UnknownRule
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, msg
@@ -358,9 +359,7 @@ def diff(corpus: Corpus, old: str, new: str, *, section: str | None = None) -> d
         chain = tables.chain
         a, b = resolve_release(chain, old), resolve_release(chain, new)
         if a > b:
-            raise InputError(msg(N_("{old!r} ({old_version}) is newer than {new!r} ({new_version}); "
-                                    "swap them"),
-                                 old=old, old_version=chain[a].version, new=new,
+            raise InputError(msg(NEWER_THAN, old=old, old_version=chain[a].version, new=new,
                                  new_version=chain[b].version))
         changes = _rule_changes(tables, a, b) if a != b else []
         changes.extend(_glossary_changes(corpus, chain[a], chain[b]) if a != b else [])
