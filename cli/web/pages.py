@@ -29,7 +29,7 @@ from regelwerk.cli.web.site import (
     site,
     ui_lang,
 )
-from regelwerk.ingest.model.errors import InputError, InvalidQuery, RegelwerkError
+from regelwerk.ingest.model.errors import InputError, InvalidQuery, RegelwerkError, UnknownRelease
 from regelwerk.ingest.model.releases import CR_KINDS
 
 #: What the search says of a query at its limit (`_cut`).
@@ -326,7 +326,7 @@ def _history(request: Request, s: Site, query: str, full: bool) -> dict[str, Any
     try:
         data = s.call("history", query, full=full)
     except RegelwerkError as exc:
-        if type(exc).__name__ != "UnknownRelease":  # an unknown rule or keyword: a 404 page
+        if not isinstance(exc, UnknownRelease):  # an unknown rule or keyword: a 404 page
             raise
         return {"data": None, "note": error(exc, ui_lang(request))}
     lineage = data["lineage"]

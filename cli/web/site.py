@@ -21,7 +21,7 @@ from regelwerk.cli.i18n import catalog, messages_or_notes
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import code, highlight, linkify, rule_url, word_diff
 from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES, rule_messages
-from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.errors import InputError, NotFound
 from regelwerk.ingest.model.message import N_, Message, msg
 
 HERE = Path(__file__).resolve().parent
@@ -81,35 +81,35 @@ LINKED_BY = {
     "table": N_("the term table's number today"),
     "era": N_("the numbering of its release"),
 }
-#: The library's notes that speak of the command line, as a page says them. The search with
-#: only German (``--lang de`` on the command line) is the page's "German only" choice.
-PAGE_WORDING = {
+#: The library's sentences that speak of the command line, as the web says them; one table for
+#: a payload's notes (`notes`), an error's sentence (`reworded`: the API's too, which names its
+#: query parameter, a page the form's field, "Section" or "Abschnitt") and a part of an error
+#: (a page says the rule lookup's expectation of a word without its advice to run ``regelwerk
+#: term`` or ``regelwerk search``: it links both instead, while the API keeps the advice). The
+#: search with only German (``--lang de`` on the command line) is the page's "German only".
+WEB_WORDING = {
     NO_GERMAN_RULES: N_("no German Comprehensive Rules are ingested: with “German only” only the "
                         "German seed texts (older than today's rules) are searched; with both languages a "
                         "German question finds the English rules too"),
-}
-
-
-#: The library's errors that name a command-line option, as the web says them: the API names
-#: its query parameter, a page the form's field ("Section", "Abschnitt") in its language.
-WEB_ERRORS = {
     BAD_SECTION: N_("section {section!r}: expected a chapter (7) or a section (702)"),
+    rule_messages.RULE_OR_TERM: N_("a rule number such as '702.22' or '702.22j', or a keyword or game term "
+                                   "('Trampelschaden', 'banding')"),
 }
 
 
 def reworded(exc: BaseException) -> Message | None:
-    """An error's sentence as the web says it (`WEB_ERRORS`), else as the library said it
+    """An error's sentence as the web says it (`WEB_WORDING`), else as the library said it
     (None: a plain string, no `Message`)."""
     found = getattr(exc, "message", None)
     if not isinstance(found, Message):
         return None
-    return Message(WEB_ERRORS[found.id], found.args) if found.id in WEB_ERRORS else found
+    return Message(WEB_WORDING[found.id], found.args) if found.id in WEB_WORDING else found
 
 
 def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
     """A payload's notes in the page's language (`messages_or_notes`), in the page's own
-    wording where a note speaks of a command-line option (`PAGE_WORDING`), upper-case first."""
-    said = messages_or_notes(data, lang, PAGE_WORDING) if data else []
+    wording where a note speaks of a command-line option (`WEB_WORDING`), upper-case first."""
+    said = messages_or_notes(data, lang, WEB_WORDING) if data else []
     return [n[:1].upper() + n[1:] for n in said]  # a sentence on a page starts upper-case
 
 
@@ -301,5 +301,5 @@ def check_scenario(s: Site, scenario: str) -> dict[str, Any]:
                                   scenario=scenario))
 
 
-class UnknownScenarioPage(InputError):
+class UnknownScenarioPage(NotFound):
     """A scenario id in a URL that no packaged scenario has (404, like an unknown rule)."""

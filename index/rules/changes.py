@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 from regelwerk.index.linking import wording
 from regelwerk.index.linking.wording import rule_text
 from regelwerk.index.rules.messages import NEWER_THAN
-from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownKeyword, UnknownRule
+from regelwerk.ingest.model.errors import (
+    InputError,
+    InvalidRuleNumber,
+    UnknownKeyword,
+    UnknownRelease,
+    UnknownRule,
+)
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, msg
 from regelwerk.ingest.model.numbers import RuleNumber
@@ -35,10 +41,6 @@ if TYPE_CHECKING:
 #: Changes that carry a rule from one release into the next (not split/new/removed).
 _CARRIES = ("same", "text", "renumbered", "merged")
 _WORDS = re.compile(r"\S+")
-
-
-class UnknownRelease(InputError):
-    """A release (date, ``latest`` or document id) that no ingested CR release matches."""
 
 
 def word_diff(old: str, new: str) -> list[list[str]]:
