@@ -237,6 +237,20 @@ class Site:
     def call(self, method: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return self.backend.call(method, *args, **kwargs)
 
+    def diff(self, old: str, new: str, section: str | None = None) -> dict[str, Any]:
+        """``Library.diff(old, new, section=section)``, narrowed from the whole diff of the two
+        releases: the page and the API share its one cache entry, so a diff of the archive
+        (2003 to today, 1.5 s) is composed once for both and for every section."""
+        from regelwerk.index.facade import check_section, diff_section
+
+        check_section(section)  # before the (slow) diff: a bad section is refused at once
+        return diff_section(self.call("diff", old, new), section)
+
+    def history(self, query: str, full: bool = False) -> dict[str, Any]:
+        """``Library.history(query, full=full)``: both views are in every history (its
+        ``lineage`` and its ``runs``), so the toggle between them is one cache entry."""
+        return {**self.call("history", query), "full": full}
+
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         lang = ui_lang(request)
         here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
