@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException
 from regelwerk.cli.i18n import N_, catalog
 from regelwerk.cli.web import api, pages
 from regelwerk.cli.web.backend import Backend, status_for
+from regelwerk.cli.web.render import upper_first
 from regelwerk.cli.web.site import HERE, WEB_WORDING, Site, UnknownScenarioPage, reworded, site, ui_lang
 from regelwerk.index.facade import rule_messages
 from regelwerk.ingest.model.errors import (
@@ -165,7 +166,7 @@ def _page_message(exc: RequestValidationError, lang: str) -> str:
         }
         template = VALIDATION.get(str(err.get("type")), INVALID)
         sentence = t.gettext(template).format(**args)
-        sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+        sentences.append(upper_first(sentence) + ".")
     return " ".join(sentences) or t.gettext(INVALID).format(name="?", got="?")
 
 

@@ -7,6 +7,7 @@ on what a request may ask for live here too, so the API and the pages enforce th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
@@ -19,7 +20,7 @@ from markupsafe import Markup, escape
 from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
 from regelwerk.cli.web.backend import Backend
-from regelwerk.cli.web.render import code, highlight, linkify, rule_url, word_diff
+from regelwerk.cli.web.render import code, highlight, linkify, rule_url, upper_first, word_diff
 from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES, rule_messages
 from regelwerk.ingest.model.errors import InputError, NotFound
 from regelwerk.ingest.model.message import N_, Message, msg
@@ -109,8 +110,7 @@ def reworded(exc: BaseException) -> Message | None:
 def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
     """A payload's notes in the page's language (`messages_or_notes`), in the page's own
     wording where a note speaks of a command-line option (`WEB_WORDING`), upper-case first."""
-    said = messages_or_notes(data, lang, WEB_WORDING) if data else []
-    return [n[:1].upper() + n[1:] for n in said]  # a sentence on a page starts upper-case
+    return [upper_first(n) for n in (messages_or_notes(data, lang, WEB_WORDING) if data else [])]
 
 
 #: Rule notes whose numbers belong to another document: the argument holding such a number,
@@ -144,12 +144,9 @@ def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> 
     """A rule's note (a ``Message.to_dict()``) as HTML in `lang`: its rule numbers linked to
     the rule as the document it speaks of has it (`ELSEWHERE`), its document ids and language
     codes said in words (`titles`: document id -> title), the first letter upper-case."""
-    from regelwerk.cli.i18n import message
-
     if isinstance(note, str):
-        return linkify(note[:1].upper() + note[1:])
-    t = catalog(lang)
-    args = dict(note.get("args", {}))
+        return linkify(upper_first(note))
+    args = note.get("args", {})
     moved, source = ELSEWHERE.get(str(note.get("id")), (None, None))
     today = args.get("current") or (args.get("number") if moved == "moved" else None)
     place = args.get(source) if source else None
@@ -158,37 +155,42 @@ def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> 
         if isinstance(place, dict) and place.get("id") == rule_messages.RELEASE else None)
     if isinstance(today, dict):  # "; today that is {current}"
         today = today.get("args", {}).get("current")
-    shown: dict[str, Any] = {}
-    for key, value in args.items():
-        if isinstance(value, dict):
-            value = _said(value, lang, titles)
-            shown[key] = linkify(message(value, lang)) if isinstance(value, dict) else escape(value)
-        elif key == moved and version and _DATE.fullmatch(str(version)):
-            shown[key] = linkify(str(value), version=str(version))
-        elif key == moved:
-            shown[key] = Markup(f'<a class="ref" href="{escape(rule_url(str(today)))}">{escape(value)}</a>') \
-                if today else escape(value)
-        else:
-            shown[key] = linkify(str(value))
-    html = escape(t.gettext(str(note["id"]))).format(**shown)
-    return Markup(html[:1].upper() + html[1:]) if not html.startswith("<") else Markup(html)
+
+    def say(key: str, text: str) -> Markup:
+        if key != moved:
+            return linkify(text)
+        if version and _DATE.fullmatch(str(version)):
+            return linkify(text, version=str(version))
+        return Markup(f'<a class="ref" href="{escape(rule_url(str(today)))}">{escape(text)}</a>') \
+            if today else escape(text)
+
+    return upper_first(_html(note, lang, titles, say))
 
 
 def message_html(data: dict[str, Any], lang: str, links: tuple[str, ...] = (),
                  version: str | None = None) -> Markup:
     """A ``Message.to_dict()`` as escaped HTML in `lang`, the rule numbers of the arguments named
     in `links` as links (in `version`), language codes in words (`_said`)."""
+    def say(key: str, text: str) -> Markup:
+        return linkify(text, version=version) if key in links else escape(text)
+
+    return _html(data, lang, {}, say)
+
+
+def _html(
+    data: dict[str, Any], lang: str, titles: dict[str, str], say: Callable[[str, str], Markup]
+) -> Markup:
+    """A ``Message.to_dict()`` as escaped HTML in `lang`, each argument's text as `say` makes it
+    HTML (by its name); an argument that is a message is said in `lang` first, its ids and codes
+    in words (`_said`), and one the template quotes (``{given!r}``) is put between quotes."""
     from regelwerk.cli.i18n import message
 
-    shown: dict[str, Any] = {}
-    for key, value in data.get("args", {}).items():
-        if isinstance(value, dict):
-            value = message(_said(value, lang, {}), lang)
-        shown[key] = linkify(str(value), version=version) if key in links else escape(str(value))
-    template = catalog(lang).gettext(str(data["id"])).replace("!r}", "}")
-    quoted = {k for k in data.get("args", {}) if "{" + k + "!r}" in str(data["id"])}
+    args = data.get("args", {})
+    shown = {key: say(key, message(_said(value, lang, titles), lang) if isinstance(value, dict)
+                      else str(value)) for key, value in args.items()}
+    quoted = {k for k in args if "{" + k + "!r}" in str(data["id"])}
     shown.update({k: Markup("&#39;") + shown[k] + Markup("&#39;") for k in quoted})
-    return escape(template).format(**shown)
+    return escape(catalog(lang).gettext(str(data["id"])).replace("!r}", "}")).format(**shown)
 
 
 def _said(part: dict[str, Any], lang: str, titles: dict[str, str]) -> dict[str, Any] | str:
@@ -274,7 +276,7 @@ class Site:
             return JSONResponse({"ok": False, "error": " ".join(message.split())}, status_code=status)
         said = shown if shown is not None else message
         said = Markup(" ".join(said.split())) if isinstance(said, Markup) else " ".join(said.split())
-        said = said[:1].upper() + said[1:]
+        said = upper_first(said)
         t = catalog(ui_lang(request))
         return self.page(request, "error.html", status=status, message=said, status_code=status,
                          failed=t.gettext(title) if title else None, offers=offers or [])
