@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 # the rules' notes and errors by name (``rule_messages.NEWER_THAN``): the web says some of them
 # in its own way and recognises them by these names, never by their words (a light module)
-from regelwerk.index.rules import messages as rule_messages
+from regelwerk.index import rule_messages
 from regelwerk.ingest.model.errors import (
     IngestError,
     InputError,

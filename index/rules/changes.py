@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.linking import wording
 from regelwerk.index.linking.wording import rule_text
-from regelwerk.index.rules.messages import NEWER_THAN
+from regelwerk.index.rule_messages import NEWER_THAN
 from regelwerk.ingest.model.errors import (
     InputError,
     InvalidRuleNumber,

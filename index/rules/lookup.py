@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.rules.messages import (
+from regelwerk.index.rule_messages import (
     DOCUMENT,
     FOR_LANGUAGE,
     FOR_VERSION_AND_LANGUAGE,

@@ -7,8 +7,8 @@ know which message they hold: they compare its ``id`` with these names (through 
 never with a copy of the words. `lookup` and `changes` say them through the same names, so a
 change of wording here changes both ends.
 
-This module imports nothing heavy: the facade re-exports it at import time, and ``regelwerk
-rule`` and ``regelwerk search`` must not load `lookup`'s or `changes`' dependencies for it.
+Constants only, outside ``rules/``: the facade re-exports it at import time, and ``regelwerk
+search``, ``card`` and ``term`` load nothing of ``rules/`` (tests/test_search.py, test_cards.py).
 """
 
 from __future__ import annotations
