@@ -21,6 +21,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+# the rules' notes and errors by name (``rule_messages.NEWER_THAN``): the web says some of them
+# in its own way and recognises them by these names, never by their words (a light module)
+from regelwerk.index import rule_messages
 from regelwerk.ingest.model.errors import (
     IngestError,
     InputError,
@@ -47,7 +50,7 @@ if TYPE_CHECKING:
 #: engines serve any number of concurrent requests.
 SEARCH_ENGINES = 4
 
-__all__ = ["Library", "LibraryRuleBook", "group_hits"]
+__all__ = ["Library", "LibraryRuleBook", "group_hits", "rule_messages"]
 
 NO_CARDS = msg(N_("no cards ingested yet; add MTGJSON set files first, e.g. regelwerk ingest "
                   "../shared/corpus/cards/"))
