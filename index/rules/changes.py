@@ -32,7 +32,7 @@ from regelwerk.ingest.model.errors import (
 )
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, msg
-from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.numbers import RuleNumber, sort_key
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.lineage_table import Release
@@ -399,13 +399,6 @@ def narrowed(found: dict[str, Any], section: str | None) -> dict[str, Any]:
     return {**found, "section": section, "counts": counts, "glossary_counts": glossary, "changes": changes}
 
 
-def _sort_key(number: str | None) -> tuple[int, int, int]:
-    try:
-        return RuleNumber.parse(number or "").sort_key()
-    except InvalidRuleNumber:
-        return (9999, 0, 0)
-
-
 def _rule_changes(tables: _Tables, a: int, b: int) -> list[dict[str, Any]]:
     """Compose the lineage steps from release `a` to `b` and classify what happened."""
     chain = tables.chain
@@ -459,7 +452,7 @@ def _rule_changes(tables: _Tables, a: int, b: int) -> list[dict[str, Any]]:
     for pos, rule in new_rules.items():
         if pos not in reached:
             changes.append(_change("added", None, rule))
-    changes.sort(key=lambda c: _sort_key(c["new"] or c["old"]))
+    changes.sort(key=lambda c: sort_key(c["new"] or c["old"]))
     return changes
 
 
