@@ -10,7 +10,7 @@ coordinate search over `GRID` maximises the mean of the languages' MRR@10 on the
 (``tune.folds``, the same folds), and each question is scored once, by the weights chosen
 without its fold. Collecting the hits takes a minute; each experiment then takes seconds.
 The cross-validated figures are printed per language and per dev set; ``--blind FILE ...``
-(``dev2.tsv`` to ``dev8.tsv``) adds each blind round scored by the weights chosen on the other
+(``dev2.tsv`` to ``dev9.tsv``) adds each blind round scored by the weights chosen on the other
 dev sets alone, as a change must carry to them (issue 9). Neither held-out set is read. Run
 from the repository root (needs ../shared): ``python bench/learn.py [--features NAME ...]
 [--seed N] [--pool N] [--blind FILE ...]`` (``--pool``: re-rank that many whoosh hits, not the

@@ -13,9 +13,9 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 third to thirteenth (``fresh2.tsv`` to ``fresh12.tsv``); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
 (``dev2.tsv``), the third's (``dev3.tsv``), the fourth's (``dev4.tsv``), the fifth's
-(``dev5.tsv``), the sixth's (``dev6.tsv``), the seventh's (``dev7.tsv``) and the eighth's
-(``dev8.tsv``), each alone with ``--split players``, ``german``, ``dev2``, ``dev3``, ``dev4``,
-``dev5``, ``dev6``, ``dev7`` or ``dev8``;
+(``dev5.tsv``), the sixth's (``dev6.tsv``), the seventh's (``dev7.tsv``), the eighth's
+(``dev8.tsv``) and the ninth's (``dev9.tsv``), each alone with ``--split players``, ``german``,
+``dev2``, ``dev3``, ``dev4``, ``dev5``, ``dev6``, ``dev7``, ``dev8`` or ``dev9``;
 ``--misses`` lists
 the questions whose answer is not first; ``--neighbours`` counts, per language, where each
 miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
@@ -143,9 +143,15 @@ DEV7 = QUESTIONS.with_name("dev7.tsv")
 #: same time, included; nor their parent or subrule) and no other set does. Read with the other
 #: dev rows (``--split dev8`` alone).
 DEV8 = QUESTIONS.with_name("dev8.tsv")
+#: Dev questions, ninth round (session 22): 90 more dev rows written blind like `DEV2`'s (60
+#: German, 20 of them colloquial or misspelt; 30 English) by another helper, to score that
+#: session's changes on questions nothing was tuned on, on rules no held-out set expects (the
+#: fourteenth, written at the same time, included; nor their parent or subrule). Read with the
+#: other dev rows (``--split dev9`` alone).
+DEV9 = QUESTIONS.with_name("dev9.tsv")
 #: The dev files read beside ``questions.tsv``'s dev rows, by the split that reads one alone.
 MORE_DEV = {"players": PLAYERS, "german": GERMAN, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4,
-            "dev5": DEV5, "dev6": DEV6, "dev7": DEV7, "dev8": DEV8}
+            "dev5": DEV5, "dev6": DEV6, "dev7": DEV7, "dev8": DEV8, "dev9": DEV9}
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -162,9 +168,9 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     """The questions of one split (``dev``, ``held``; None: all), in file order.
 
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
-    (`PLAYERS`), the German ones (`GERMAN`), the second to eighth rounds' (`DEV2`, `DEV3`,
-    `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`), ``held`` ``questions.tsv`` alone, ``players``,
-    ``german``, ``dev2`` to ``dev8`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
+    (`PLAYERS`), the German ones (`GERMAN`), the second to ninth rounds' (`DEV2`, `DEV3`,
+    `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`), ``held`` ``questions.tsv`` alone, ``players``,
+    ``german``, ``dev2`` to ``dev9`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
     held-out file (`FRESH`) and ``fresh2`` to ``fresh12`` the third to thirteenth ones (`HELD_OUT`).
     """
     if path is None:
