@@ -22,6 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from regelwerk.index.rule_messages import (
+    DOCUMENT,
+    FOR_LANGUAGE,
+    FOR_VERSION_AND_LANGUAGE,
+    NOT_KNOWN_TODAY,
+    NUMBER_IN_RELEASE,
+    NUMBER_TODAY,
+    RELEASE,
+    REMOVED_IN,
+    RULE_OR_TERM,
+    SAME_RULE_ELSEWHERE,
+)
 from regelwerk.index.terms.names import both_names, german_name, glossed, other_name
 from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule, UnknownVersion
@@ -429,9 +441,8 @@ def lookup(
             chosen = _choose(moved, docs, version, lang)
             if chosen is not None:
                 notes.append(msg(
-                    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}."),
-                    number=number, scope=_scope_msg(version, lang), moved=chosen["number"],
-                    where=_where_msg(docs[chosen["doc"]]),
+                    SAME_RULE_ELSEWHERE, number=number, scope=_scope_msg(version, lang),
+                    moved=chosen["number"], where=_where_msg(docs[chosen["doc"]]),
                 ))
             elif lang == "de":  # never a dead end: the English text, its terms glossed in German
                 chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
@@ -490,10 +501,7 @@ def _resolve(query: str) -> tuple[str, list[Message], bool]:
 
         found = [s for s in senses(query.strip()) if s.row.number and _parses(s.row.number)]
         if not found:
-            raise InvalidRuleNumber(query, msg(N_(
-                "a rule number such as '702.22' or '702.22j', or a keyword or game term "
-                "('Trampelschaden', 'banding'); try 'regelwerk term' or 'regelwerk search'"
-            ))) from None
+            raise InvalidRuleNumber(query, msg(RULE_OR_TERM)) from None
     first = found[0]
     said = query.strip()
     notes = [msg(N_("{word} is {term}: rule {number} in the newest rules."),
@@ -534,17 +542,17 @@ def _where(doc: sqlite3.Row) -> str:
 def _where_msg(doc: sqlite3.Row) -> Message:
     """`_where` as a message, for translation ("the 2011-02-04 rules")."""
     if doc["kind"] in CR_KINDS and doc["version"]:
-        return msg(N_("the {version} rules"), version=doc["version"])
-    return msg(N_("'{document}' ({language})"), document=doc["id"], language=doc["language"])
+        return msg(RELEASE, version=doc["version"])
+    return msg(DOCUMENT, document=doc["id"], language=doc["language"])
 
 
 def _scope_msg(version: str | None, lang: str | None) -> Arg:
     if version and lang:
-        return msg(N_(" for version {version} and language '{lang}'"), version=version, lang=lang)
+        return msg(FOR_VERSION_AND_LANGUAGE, version=version, lang=lang)
     if version:
         return msg(N_(" for version {version}"), version=version)
     if lang:
-        return msg(N_(" for language '{lang}'"), lang=lang)
+        return msg(FOR_LANGUAGE, lang=lang)
     return ""
 
 
@@ -599,7 +607,7 @@ def _elsewhere_notes(
             )
     for e in elsewhere[:3]:
         today = f"; today that is {e['current']}" if e["current"] not in (None, number) else ""
-        notes.append(msg(N_("{number} in the {version} rules is {title}{today}."), number=number,
+        notes.append(msg(NUMBER_IN_RELEASE, number=number,
                          version=e["version"] or e["document"], title=e["title"],
                          today=msg(N_("; today that is {current}"), current=e["current"]) if today else ""))
     return elsewhere
@@ -643,9 +651,8 @@ def _view(
         (row["doc"], number, row["language"]),
     ).fetchall()
     if current and current != number:
-        notes.append(msg(N_("{number} in {where} is {title}; today that is {current}."),
-                         number=number, where=_where_msg(doc), title=title or msg(N_("this rule")),
-                         current=current))
+        notes.append(msg(NUMBER_TODAY, number=number, where=_where_msg(doc),
+                         title=title or msg(N_("this rule")), current=current))
         today = _today(con, number)
         if today:
             alt = other_name(title, row["language"]) if title else None
@@ -653,10 +660,8 @@ def _view(
             notes.append(msg(N_("Today {number} is {today}; {named} is {current}."),
                              number=number, today=today, named=named, current=current))
     elif current is None:
-        removed = N_("{number} in {where} was removed in the {release} rules.")
-        unknown = N_("{number} in {where}: its number in the newest English rules is not known.")
-        notes.append(msg(removed if row["removed_in"] else unknown, number=number, where=_where_msg(doc),
-                         release=row["removed_in"] or ""))
+        notes.append(msg(REMOVED_IN if row["removed_in"] else NOT_KNOWN_TODAY, number=number,
+                         where=_where_msg(doc), release=row["removed_in"] or ""))
     elsewhere = _elsewhere_notes(con, row, docs, same_number, notes)
     references = _references(con, row, children)
     return RuleView(
