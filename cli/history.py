@@ -115,18 +115,26 @@ def named(title: str | None, names: dict[str, str | None] | None) -> str:
     return titled(title or "", names, "en") if title else ""
 
 
+def history_heading(data: dict[str, Any]) -> str:
+    """A history's heading: the rule's newest title with its German name ("Banding · Bündnis"),
+    or "" where no release gave it one."""
+    last = next((e for e in reversed(data["lineage"]) if e["title"]), None)
+    return named(last["title"], last.get("names")) if last else ""
+
+
+def history_rows(data: dict[str, Any], *, full: bool) -> list[dict[str, Any]]:
+    """The rows a history lists (here and on the web page): its runs of unchanged releases, or
+    with `full` every release as a run of one."""
+    if not full:
+        return list(data["runs"])
+    return [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in data["lineage"]]
+
+
 def render_history(con: Console, data: dict[str, Any], *, full: bool, lang: str | None = None) -> None:
     lineage = data["lineage"]
-    last = next((e for e in reversed(lineage) if e["title"]), None)
-    title = named(last["title"], last.get("names")) if last else ""
     releases = ngettext("{n} release", "{n} releases", len(lineage)).format(n=len(lineage))
-    styled(con, (title or data["query"], "bold"), "  ", (f"({releases})", "dim"))
-    rows = (
-        [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in lineage]
-        if full
-        else data["runs"]
-    )
-    for run in rows:
+    styled(con, (history_heading(data) or data["query"], "bold"), "  ", (f"({releases})", "dim"))
+    for run in history_rows(data, full=full):
         span = run["from"] if run["from"] == run["to"] else f"{run['from']} .. {run['to']}"
         number = run["number"] or "—"
         said = _(CHANGE_WORDS[run["change"]]) if run["change"] in CHANGE_WORDS else run["change"]

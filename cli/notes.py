@@ -13,14 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from regelwerk.index.facade import rule_messages
 from regelwerk.ingest.model.message import N_
 
-#: The library's ways of naming a document or language by its id or code (index/rules/lookup.py).
-SEED = N_("'{document}' ({language})")
-RELEASE = N_("the {version} rules")
-FOR_LANG = N_(" for language '{lang}'")
-FOR_BOTH = N_(" for version {version} and language '{lang}'")
-#: ... and how a reader is told them.
+#: How a reader is told the library's ways of naming a document or language by its id or code
+#: (`rule_messages.DOCUMENT`, `rule_messages.FOR_LANGUAGE`, ...).
 IN_LANGUAGE = {"de": N_(" in German"), "en": N_(" in English")}
 IN_VERSION_LANGUAGE = {"de": N_(" in German in the {version} rules"),
                        "en": N_(" in English in the {version} rules")}
@@ -32,12 +29,12 @@ def said(part: dict[str, Any], titles: Mapping[str, str] | None = None) -> dict[
     (de+en)" by its title (the message's own ``title``, else `titles`: document id -> title),
     " for language 'de'" as " in German"; any other message as it is."""
     args = part.get("args", {})
-    if part.get("id") == SEED:
+    if part.get("id") == rule_messages.DOCUMENT:
         title = args.get("title") or (titles or {}).get(str(args.get("document")))
         return {"id": UNDATED, "args": {"title": title}} if title else part
-    if part.get("id") == FOR_LANG and args.get("lang") in IN_LANGUAGE:
+    if part.get("id") == rule_messages.FOR_LANGUAGE and args.get("lang") in IN_LANGUAGE:
         return {"id": IN_LANGUAGE[args["lang"]], "args": {}}
-    if part.get("id") == FOR_BOTH and args.get("lang") in IN_VERSION_LANGUAGE:
+    if part.get("id") == rule_messages.FOR_VERSION_AND_LANGUAGE and args.get("lang") in IN_VERSION_LANGUAGE:
         return {"id": IN_VERSION_LANGUAGE[args["lang"]], "args": {"version": args.get("version")}}
     return part
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regelwerk.ingest.model.errors import InputError
+from regelwerk.ingest.model.errors import InputError, NotFound
 from regelwerk.ingest.model.message import N_, msg
 
 
@@ -63,7 +63,7 @@ class ScenarioError(InputError):
         self.expected = expected
 
 
-class UnknownScenario(InputError):
+class UnknownScenario(NotFound):
     """An id that names no packaged scenario and no file."""
 
     def __init__(self, given: str, suggestions: list[str]) -> None:

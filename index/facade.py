@@ -21,10 +21,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+# the rules' notes and errors by name (``rule_messages.NEWER_THAN``): the web says some of them
+# in its own way and recognises them by these names, never by their words (a light module)
+from regelwerk.index import rule_messages
 from regelwerk.ingest.model.errors import (
     IngestError,
     InputError,
-    InvalidRuleNumber,
     RegelwerkError,
     StoreError,
     UnknownCard,
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
 #: engines serve any number of concurrent requests.
 SEARCH_ENGINES = 4
 
-__all__ = ["Library", "LibraryRuleBook", "group_hits"]
+__all__ = ["Library", "LibraryRuleBook", "group_hits", "rule_messages"]
 
 NO_CARDS = msg(N_("no cards ingested yet; add MTGJSON set files first, e.g. regelwerk ingest "
                   "../shared/corpus/cards/"))
@@ -139,16 +141,6 @@ def rule_of(number: str) -> str:
     return m.group(0) if m else number
 
 
-def _in_rule_order(number: str | None) -> tuple[int, ...]:
-    """A hit's place in its rule (a number no release form parses goes last)."""
-    from regelwerk.ingest.model.numbers import sort_key
-
-    try:
-        return sort_key(number) if number else (1 << 30,)
-    except InvalidRuleNumber:
-        return (1 << 30,)
-
-
 def group_hits(hits: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Hits of the same rule in the same document together, at the place of the best of them:
     the best line first (the answer the ranking found), the rest in rule order, the best
@@ -161,6 +153,8 @@ def group_hits(hits: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     on their own. `Library.search` returns its hits in this order, so ``--json``, the web
     page and the terminal's groups list them alike.
     """
+    from regelwerk.ingest.model.numbers import sort_key
+
     groups: dict[tuple[str, str, str] | int, list[dict[str, Any]]] = {}
     for i, h in enumerate(hits):
         key: tuple[str, str, str] | int = i
@@ -172,7 +166,7 @@ def group_hits(hits: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     out = []
     for best, *rest in groups.values():
         lang = best["language"]
-        rest.sort(key=lambda h: (h["language"] != lang, _in_rule_order(h["number"] or h["current"])))
+        rest.sort(key=lambda h: (h["language"] != lang, sort_key(h["number"] or h["current"])))
         out.append([best, *rest])
     return out
 

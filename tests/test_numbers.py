@@ -3,7 +3,15 @@ from __future__ import annotations
 import pytest
 
 from regelwerk.ingest.model.errors import InvalidRuleNumber
-from regelwerk.ingest.model.numbers import RuleNumber, find_references, letter_after, letters, lineage
+from regelwerk.ingest.model.numbers import (
+    UNNUMBERED,
+    RuleNumber,
+    find_references,
+    letter_after,
+    letters,
+    lineage,
+    sort_key,
+)
 
 
 @pytest.mark.parametrize(
@@ -72,3 +80,11 @@ def test_lineage() -> None:
     assert RuleNumber.parse("702.22j").lineage() == ("702.22j", "702.22", "702")
     assert lineage("702") == ("702",)
     assert lineage("banding") == ()
+
+
+def test_sort_key_puts_what_is_no_rule_number_last() -> None:
+    """Hits and changes sort by one key: glossary entries and unparseable numbers after every
+    rule, in the order the list had them (sorted() is stable)."""
+    found = ["Glossary", "702.22j", None, "100.1", "702.22", "702.6", "702.60"]
+    assert sorted(found, key=sort_key) == ["100.1", "702.6", "702.22", "702.22j", "702.60", "Glossary", None]
+    assert sort_key(None) == sort_key("not a number") == UNNUMBERED

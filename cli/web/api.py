@@ -91,14 +91,14 @@ def api_history(
     release, runs of unchanged releases collapsed, a word diff at each change:
     ``regelwerk history RULE --json``."""
     check_rule_query(rule)
-    return ok(site(request).call("history", rule, full=full))
+    return ok(site(request).history(rule, full=full))
 
 
 @router.get("/diff")
 def api_diff(request: Request, old: Release, new: Release = "latest", section: Section = None) -> Any:
     """Added, removed, renumbered and changed rules and glossary entries between two releases:
     ``regelwerk diff OLD NEW --json``."""
-    return ok(site(request).call("diff", old, new, section=section))
+    return ok(site(request).diff(old, new, section=section))
 
 
 @router.get("/docs")

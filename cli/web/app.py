@@ -22,8 +22,19 @@ from starlette.exceptions import HTTPException
 from regelwerk.cli.i18n import N_, catalog
 from regelwerk.cli.web import api, pages
 from regelwerk.cli.web.backend import Backend, status_for
-from regelwerk.cli.web.site import HERE, Site, reworded, site, ui_lang
-from regelwerk.ingest.model.errors import RegelwerkError
+from regelwerk.cli.web.render import upper_first
+from regelwerk.cli.web.site import HERE, WEB_WORDING, Site, UnknownScenarioPage, reworded, site, ui_lang
+from regelwerk.index.facade import rule_messages
+from regelwerk.ingest.model.errors import (
+    InvalidQuery,
+    InvalidRuleNumber,
+    RegelwerkError,
+    UnknownCard,
+    UnknownKeyword,
+    UnknownRelease,
+    UnknownRule,
+    UnknownVersion,
+)
 
 
 def create_app(backend: Backend | None = None) -> FastAPI:
@@ -46,20 +57,16 @@ def create_app(backend: Backend | None = None) -> FastAPI:
 
 
 #: What failed, by the library's error class: an error page's title and heading.
-FAILED = {
-    "UnknownRule": N_("Rule not found"),
-    "InvalidRuleNumber": N_("Not a rule number"),
-    "UnknownKeyword": N_("Term not found"),
-    "UnknownCard": N_("Card not found"),
-    "UnknownScenarioPage": N_("Example not found"),
-    "UnknownVersion": N_("Release not found"),
-    "UnknownRelease": N_("Release not found"),
-    "InvalidQuery": N_("Query not usable"),
+FAILED: dict[type[Exception], str] = {
+    UnknownRule: N_("Rule not found"),
+    InvalidRuleNumber: N_("Not a rule number"),
+    UnknownKeyword: N_("Term not found"),
+    UnknownCard: N_("Card not found"),
+    UnknownScenarioPage: N_("Example not found"),
+    UnknownVersion: N_("Release not found"),
+    UnknownRelease: N_("Release not found"),
+    InvalidQuery: N_("Query not usable"),
 }
-#: The rule lookup's expectation for a word that names no rule, without its advice to run
-#: ``regelwerk term`` or ``regelwerk search``: a page offers links to both instead.
-NO_RULE_WORD = N_("a rule number such as '702.22' or '702.22j', or a keyword or game term "
-                  "('Trampelschaden', 'banding')")
 
 
 async def _library_error(request: Request, exc: Exception) -> Response:
@@ -75,7 +82,7 @@ async def _library_error(request: Request, exc: Exception) -> Response:
     lang = ui_lang(request)
     found = reworded(exc)
     if found is None:
-        return site(request).error(request, str(exc), status_for(exc), title=FAILED.get(type(exc).__name__))
+        return site(request).error(request, str(exc), status_for(exc), title=FAILED.get(type(exc)))
     shown: Any = text(found, lang)
     offers: list[tuple[str, str]] = []
     data = found.to_dict()
@@ -83,15 +90,15 @@ async def _library_error(request: Request, exc: Exception) -> Response:
         shown = message_html(data, lang, links=("nearest",), version=request.query_params.get("version"))
     given = getattr(exc, "given", None)
     expected = data["args"].get("expected")
-    if given and isinstance(expected, dict) and "'regelwerk term'" in expected["id"]:
-        data["args"]["expected"] = {"id": NO_RULE_WORD, "args": {}}
+    if given and isinstance(expected, dict) and expected["id"] == rule_messages.RULE_OR_TERM:
+        data["args"]["expected"] = {"id": WEB_WORDING[rule_messages.RULE_OR_TERM], "args": {}}
         shown = message_html(data, lang)
         t = catalog(lang)
         said = quote(given, safe="")
         offers = [(t.gettext(N_("Look up “{text}” as a term or card")).format(text=given), f"/term?q={said}"),
                   (t.gettext(N_("Search the rules for “{text}”")).format(text=given), f"/?q={said}")]
     return site(request).error(request, str(found), status_for(exc), shown=shown,
-                               title=FAILED.get(type(exc).__name__), offers=offers)
+                               title=FAILED.get(type(exc)), offers=offers)
 
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
@@ -159,7 +166,7 @@ def _page_message(exc: RequestValidationError, lang: str) -> str:
         }
         template = VALIDATION.get(str(err.get("type")), INVALID)
         sentence = t.gettext(template).format(**args)
-        sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+        sentences.append(upper_first(sentence) + ".")
     return " ".join(sentences) or t.gettext(INVALID).format(name="?", got="?")
 
 

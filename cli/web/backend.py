@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from regelwerk.index.facade import Library
+from regelwerk.ingest.model.errors import NotFound
 
 #: Seconds between two looks at the manifest, and how long it must stay unchanged before a
 #: new snapshot is built (an ingest of N files rewrites it N times).
@@ -30,24 +31,10 @@ CHECK_INTERVAL = 1.0
 SETTLE = 2.0
 CACHE_SIZE = 1024
 
-#: Error class name -> HTTP status; anything else that is bad input is a 400.
-STATUS_BY_ERROR = {
-    "UnknownRule": 404,
-    "UnknownVersion": 404,
-    "UnknownKeyword": 404,
-    "UnknownScenario": 404,
-    "UnknownScenarioPage": 404,
-    "UnknownCard": 404,
-    "UnknownRelease": 404,
-}
-
-
 def status_for(exc: BaseException) -> int:
-    """The HTTP status of a library error: 404 for something that does not exist, else 400."""
-    for cls in type(exc).__mro__:
-        if cls.__name__ in STATUS_BY_ERROR:
-            return STATUS_BY_ERROR[cls.__name__]
-    return 400
+    """The HTTP status of a library error: 404 for something that does not exist (`NotFound`),
+    else 400."""
+    return 404 if isinstance(exc, NotFound) else 400
 
 
 def warm(library: Any) -> None:

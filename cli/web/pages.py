@@ -29,15 +29,14 @@ from regelwerk.cli.web.site import (
     site,
     ui_lang,
 )
-from regelwerk.ingest.model.errors import InputError, InvalidQuery, RegelwerkError
+from regelwerk.ingest.model.errors import InputError, InvalidQuery, RegelwerkError, UnknownRelease
 from regelwerk.ingest.model.releases import CR_KINDS
 
 #: What the search says of a query at its limit (`_cut`).
 CUT = N_("The search takes at most {limit} characters: your text has {length}, so only its first "
          "{limit} were searched. Shorten it to what you want to find.")
-#: The library's refusal of a diff from a newer release to an older one (index/rules/changes.py),
-#: and what a page says instead of its "swap them" (with a link to the swapped diff).
-NEWER_THAN = "{old!r} ({old_version}) is newer than {new!r} ({new_version}); swap them"
+#: What a page says instead of the library's refusal of a diff from a newer release to an older
+#: one (`rule_messages.NEWER_THAN`, "swap them"), with a link to the swapped diff.
 SWAPPED = N_("The release {old} is newer than {new}: a diff goes from the older release to the newer one.")
 CUT_AT_LIMIT = N_("The search box takes at most {limit} characters; a longer text is cut off there.")
 
@@ -76,9 +75,10 @@ def _wrong_order(request: Request, s: Site, exc: InputError, section: str | None
     """A diff from a newer release to an older one: the page says so in words and links the
     swapped diff (the library's own message says "swap them"); any other error is raised."""
     from regelwerk.cli.i18n import catalog
+    from regelwerk.index.facade import rule_messages
 
     refused = exc.message
-    if refused is None or refused.id != NEWER_THAN:
+    if refused is None or refused.id != rule_messages.NEWER_THAN:
         raise exc
     args = dict(refused.args)
     t = catalog(ui_lang(request))
@@ -154,10 +154,10 @@ def diff_page(
     `old` only the form (the newest release against the one before). A diff of more than
     `PAGE_CHANGES` changes over several sections lists its sections instead, each with its
     counts and a link to its own page (``section=702``, ``section=glossary``): every section
-    page narrows the one whole diff (cached), so the releases are composed once."""
+    page narrows the one whole diff (`Site.diff`, cached, the API's too), so the releases are
+    composed once."""
     from regelwerk.cli.history import change_counts
     from regelwerk.cli.i18n import catalog
-    from regelwerk.index.facade import check_section, diff_section
 
     s = site(request)
     releases = _cr_releases(s)
@@ -177,13 +177,12 @@ def diff_page(
                 note = error(exc, ui_lang(request))
         return s.page(request, "diff.html", data=None, note=note, **form)
     glossary = section is not None and section.lower() == GLOSSARY
-    if section is not None and not glossary:
-        check_section(section)  # before the (slow) diff: a bad section is the page's error at once
     try:
-        whole = s.call("diff", old, new or "latest")
+        data = s.diff(old, new or "latest", None if glossary else section)
     except InputError as exc:
         return _wrong_order(request, s, exc, section)
-    data = _glossary_only(whole) if glossary else diff_section(whole, section)
+    if glossary:
+        data = _glossary_only(data)
     counts = change_counts(data["counts"], data["glossary_counts"], catalog(ui_lang(request)).gettext)
     groups = _groups(data["changes"])
     if len(data["changes"]) > PAGE_CHANGES and len(groups) > 1:
@@ -322,25 +321,18 @@ def _history(request: Request, s: Site, query: str, full: bool) -> dict[str, Any
     and its subrules with their own change counts (a keyword's heading is renumbered while its
     subrules change); with no CR release ingested, the library's note of how to ingest one
     instead of an error."""
-    from regelwerk.cli.history import named
+    from regelwerk.cli.history import history_heading, history_rows
 
     try:
-        data = s.call("history", query, full=full)
+        data = s.history(query, full=full)
     except RegelwerkError as exc:
-        if type(exc).__name__ != "UnknownRelease":  # an unknown rule or keyword: a 404 page
+        if not isinstance(exc, UnknownRelease):  # an unknown rule or keyword: a 404 page
             raise
         return {"data": None, "note": error(exc, ui_lang(request))}
-    lineage = data["lineage"]
-    rows = (
-        [{**e, "from": e["version"], "to": e["version"], "releases": 1} for e in lineage]
-        if full
-        else data["runs"]
-    )
-    last = next((e for e in reversed(lineage) if e["title"]), None)
     return {
         "data": data,
-        "rows": rows,
-        "heading": named(last["title"], last.get("names")) if last else query,
+        "rows": history_rows(data, full=full),
+        "heading": history_heading(data) or query,
         "changes": sum(1 for r in data["runs"] if r["change"] not in ("same", "new")),
         "subrules": s.call("subrule_changes", query)["subrules"],
     }

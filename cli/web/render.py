@@ -8,6 +8,7 @@ built from the escaped text and our own fixed tags, so a ``<script>`` in a docum
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 from urllib.parse import quote
 
 from markupsafe import Markup, escape
@@ -16,6 +17,16 @@ from markupsafe import Markup, escape
 _REFERENCE = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+)([a-z]?)(?:([-–])([a-z]))?(?![\w]|\.\d)")
 #: A bare section after the word rule: "rule 702", "rules 510", "Regel 506".
 _SECTION = re.compile(r"\b([Rr]ules?|[Rr]egeln?) ([1-9]\d{2})(?![\w.])")
+
+
+_Text = TypeVar("_Text", str, Markup)
+
+
+def upper_first(text: _Text) -> _Text:
+    """`text` with its first letter upper-case: a sentence on a page starts so, while the
+    library's sentences start lower-case (they are joined into others: "expected {expected}").
+    HTML stays HTML (a leading tag or entity is left as it is)."""
+    return text[:1].upper() + text[1:]
 
 
 def rule_url(number: str, version: str | None = None) -> str:

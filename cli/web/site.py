@@ -7,6 +7,7 @@ on what a request may ask for live here too, so the API and the pages enforce th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
@@ -18,11 +19,11 @@ from markupsafe import Markup, escape
 
 from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
-from regelwerk.cli.notes import RELEASE, said
+from regelwerk.cli.notes import said
 from regelwerk.cli.web.backend import Backend
-from regelwerk.cli.web.render import code, highlight, linkify, rule_url, word_diff
-from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES
-from regelwerk.ingest.model.errors import InputError
+from regelwerk.cli.web.render import code, highlight, linkify, rule_url, upper_first, word_diff
+from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES, rule_messages
+from regelwerk.ingest.model.errors import InputError, NotFound
 from regelwerk.ingest.model.message import N_, Message, msg
 
 HERE = Path(__file__).resolve().parent
@@ -82,36 +83,35 @@ LINKED_BY = {
     "table": N_("the term table's number today"),
     "era": N_("the numbering of its release"),
 }
-#: The library's notes that speak of the command line, as a page says them. The search with
-#: only German (``--lang de`` on the command line) is the page's "German only" choice.
-PAGE_WORDING = {
+#: The library's sentences that speak of the command line, as the web says them; one table for
+#: a payload's notes (`notes`), an error's sentence (`reworded`: the API's too, which names its
+#: query parameter, a page the form's field, "Section" or "Abschnitt") and a part of an error
+#: (a page says the rule lookup's expectation of a word without its advice to run ``regelwerk
+#: term`` or ``regelwerk search``: it links both instead, while the API keeps the advice). The
+#: search with only German (``--lang de`` on the command line) is the page's "German only".
+WEB_WORDING = {
     NO_GERMAN_RULES: N_("no German Comprehensive Rules are ingested: with “German only” only the "
                         "German seed texts (older than today's rules) are searched; with both languages a "
                         "German question finds the English rules too"),
-}
-
-
-#: The library's errors that name a command-line option, as the web says them: the API names
-#: its query parameter, a page the form's field ("Section", "Abschnitt") in its language.
-WEB_ERRORS = {
     BAD_SECTION: N_("section {section!r}: expected a chapter (7) or a section (702)"),
+    rule_messages.RULE_OR_TERM: N_("a rule number such as '702.22' or '702.22j', or a keyword or game term "
+                                   "('Trampelschaden', 'banding')"),
 }
 
 
 def reworded(exc: BaseException) -> Message | None:
-    """An error's sentence as the web says it (`WEB_ERRORS`), else as the library said it
+    """An error's sentence as the web says it (`WEB_WORDING`), else as the library said it
     (None: a plain string, no `Message`)."""
     found = getattr(exc, "message", None)
     if not isinstance(found, Message):
         return None
-    return Message(WEB_ERRORS[found.id], found.args) if found.id in WEB_ERRORS else found
+    return Message(WEB_WORDING[found.id], found.args) if found.id in WEB_WORDING else found
 
 
 def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
     """A payload's notes in the page's language (`messages_or_notes`), in the page's own
-    wording where a note speaks of a command-line option (`PAGE_WORDING`), upper-case first."""
-    said = messages_or_notes(data, lang, PAGE_WORDING) if data else []
-    return [n[:1].upper() + n[1:] for n in said]  # a sentence on a page starts upper-case
+    wording where a note speaks of a command-line option (`WEB_WORDING`), upper-case first."""
+    return [upper_first(n) for n in (messages_or_notes(data, lang, WEB_WORDING) if data else [])]
 
 
 #: Rule notes whose numbers belong to another document: the argument holding such a number,
@@ -119,17 +119,14 @@ def notes(data: dict[str, Any] | None, lang: str) -> list[str]:
 #: The number links to the rule as that document has it (``?version=`` for a release; for an
 #: undated seed, the rule it is today), not to what the same digits mean today (index/rules/lookup.py).
 ELSEWHERE = {
-    N_("{number} is in no ingested document{scope}; the same rule is {moved} in {where}{then}."):
-        ("moved", "where"),
-    N_("{number} is in no ingested document{scope}; the same rule, {named}, is {moved} in {where}{then}."):
-        ("moved", "where"),
-    N_("{number} in {where} is {title}; today that is {current}."): ("number", "where"),
-    N_("{number} in {where} is {title}, today {current}{then}."): ("number", "where"),
-    N_("{number} in the {version} rules is {title}{today}."): ("number", "version"),
-    N_("{number} in the rules from {version} to {last} ({count} releases) is {title}{today}."):
-        ("number", "version"),
-    N_("{number} in {where} was removed in the {release} rules."): ("number", "where"),
-    N_("{number} in {where}: its number in the newest English rules is not known."): ("number", "where"),
+    rule_messages.SAME_RULE_ELSEWHERE: ("moved", "where"),
+    rule_messages.SAME_RULE_NAMED: ("moved", "where"),
+    rule_messages.NUMBER_TODAY: ("number", "where"),
+    rule_messages.NUMBER_TODAY_MEANS: ("number", "where"),
+    rule_messages.NUMBER_IN_RELEASE: ("number", "version"),
+    rule_messages.NUMBER_IN_RELEASES: ("number", "version"),
+    rule_messages.REMOVED_IN: ("number", "where"),
+    rule_messages.NOT_KNOWN_TODAY: ("number", "where"),
 }
 
 
@@ -145,50 +142,54 @@ def note_html(note: dict[str, Any] | str, lang: str, titles: dict[str, str]) -> 
     """A rule's note (a ``Message.to_dict()``) as HTML in `lang`: its rule numbers linked to
     the rule as the document it speaks of has it (`ELSEWHERE`), its document ids and language
     codes said in words (`titles`: document id -> title), the first letter upper-case."""
-    from regelwerk.cli.i18n import message
-
     if isinstance(note, str):
-        return linkify(note[:1].upper() + note[1:])
-    t = catalog(lang)
-    args = dict(note.get("args", {}))
+        return linkify(upper_first(note))
+    args = note.get("args", {})
     moved, source = ELSEWHERE.get(str(note.get("id")), (None, None))
     today = args.get("current") or (args.get("number") if moved == "moved" else None)
     place = args.get(source) if source else None
     version = place if isinstance(place, str) else (
-        place["args"].get("version") if isinstance(place, dict) and place.get("id") == RELEASE else None)
+        place["args"].get("version")
+        if isinstance(place, dict) and place.get("id") == rule_messages.RELEASE else None)
     if isinstance(today, dict):  # "; today that is {current}"
         today = today.get("args", {}).get("current")
-    shown: dict[str, Any] = {}
-    for key, value in args.items():
-        if isinstance(value, dict):
-            value = said(value, titles)
-            shown[key] = linkify(message(value, lang)) if isinstance(value, dict) else escape(value)
-        elif key == moved and version and _DATE.fullmatch(str(version)):
-            shown[key] = linkify(str(value), version=str(version))
-        elif key == moved:
-            shown[key] = Markup(f'<a class="ref" href="{escape(rule_url(str(today)))}">{escape(value)}</a>') \
-                if today else escape(value)
-        else:
-            shown[key] = linkify(str(value))
-    html = escape(t.gettext(str(note["id"]))).format(**shown)
-    return Markup(html[:1].upper() + html[1:]) if not html.startswith("<") else Markup(html)
+
+    def say(key: str, text: str) -> Markup:
+        if key != moved:
+            return linkify(text)
+        if version and _DATE.fullmatch(str(version)):
+            return linkify(text, version=str(version))
+        return Markup(f'<a class="ref" href="{escape(rule_url(str(today)))}">{escape(text)}</a>') \
+            if today else escape(text)
+
+    return upper_first(_html(note, lang, titles, say))
 
 
 def message_html(data: dict[str, Any], lang: str, links: tuple[str, ...] = (),
                  version: str | None = None) -> Markup:
     """A ``Message.to_dict()`` as escaped HTML in `lang`, the rule numbers of the arguments named
     in `links` as links (in `version`), language codes in words (`said`)."""
+    def say(key: str, text: str) -> Markup:
+        return linkify(text, version=version) if key in links else escape(text)
+
+    return _html(data, lang, {}, say)
+
+
+def _html(
+    data: dict[str, Any], lang: str, titles: dict[str, str], say: Callable[[str, str], Markup]
+) -> Markup:
+    """A ``Message.to_dict()`` as escaped HTML in `lang`, each argument's text as `say` makes it
+    HTML (by its name); an argument that is a message is said in `lang` first, its ids and codes
+    in words (`regelwerk.cli.notes.said`), and one the template quotes (``{given!r}``) is put
+    between quotes."""
     from regelwerk.cli.i18n import message
 
-    shown: dict[str, Any] = {}
-    for key, value in data.get("args", {}).items():
-        if isinstance(value, dict):
-            value = message(said(value), lang)
-        shown[key] = linkify(str(value), version=version) if key in links else escape(str(value))
-    template = catalog(lang).gettext(str(data["id"])).replace("!r}", "}")
-    quoted = {k for k in data.get("args", {}) if "{" + k + "!r}" in str(data["id"])}
+    args = data.get("args", {})
+    shown = {key: say(key, message(said(value, titles), lang) if isinstance(value, dict)
+                      else str(value)) for key, value in args.items()}
+    quoted = {k for k in args if "{" + k + "!r}" in str(data["id"])}
     shown.update({k: Markup("&#39;") + shown[k] + Markup("&#39;") for k in quoted})
-    return escape(template).format(**shown)
+    return escape(catalog(lang).gettext(str(data["id"])).replace("!r}", "}")).format(**shown)
 
 
 def ui_lang(request: Request) -> str:
@@ -223,6 +224,20 @@ class Site:
     def call(self, method: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return self.backend.call(method, *args, **kwargs)
 
+    def diff(self, old: str, new: str, section: str | None = None) -> dict[str, Any]:
+        """``Library.diff(old, new, section=section)``, narrowed from the whole diff of the two
+        releases: the page and the API share its one cache entry, so a diff of the archive
+        (2003 to today, 1.5 s) is composed once for both and for every section."""
+        from regelwerk.index.facade import check_section, diff_section
+
+        check_section(section)  # before the (slow) diff: a bad section is refused at once
+        return diff_section(self.call("diff", old, new), section)
+
+    def history(self, query: str, full: bool = False) -> dict[str, Any]:
+        """``Library.history(query, full=full)``: both views are in every history (its
+        ``lineage`` and its ``runs``), so the toggle between them is one cache entry."""
+        return {**self.call("history", query), "full": full}
+
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         lang = ui_lang(request)
         here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
@@ -246,7 +261,7 @@ class Site:
             return JSONResponse({"ok": False, "error": " ".join(message.split())}, status_code=status)
         said = shown if shown is not None else message
         said = Markup(" ".join(said.split())) if isinstance(said, Markup) else " ".join(said.split())
-        said = said[:1].upper() + said[1:]
+        said = upper_first(said)
         t = catalog(ui_lang(request))
         return self.page(request, "error.html", status=status, message=said, status_code=status,
                          failed=t.gettext(title) if title else None, offers=offers or [])
@@ -287,5 +302,5 @@ def check_scenario(s: Site, scenario: str) -> dict[str, Any]:
                                   scenario=scenario))
 
 
-class UnknownScenarioPage(InputError):
+class UnknownScenarioPage(NotFound):
     """A scenario id in a URL that no packaged scenario has (404, like an unknown rule)."""

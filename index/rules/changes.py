@@ -22,10 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 from regelwerk.index.linking import wording
 from regelwerk.index.linking.wording import rule_text
-from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownKeyword, UnknownRule
+from regelwerk.index.rule_messages import NEWER_THAN
+from regelwerk.ingest.model.errors import (
+    InputError,
+    InvalidRuleNumber,
+    UnknownKeyword,
+    UnknownRelease,
+    UnknownRule,
+)
 from regelwerk.ingest.model.fold import compact
 from regelwerk.ingest.model.message import N_, msg
-from regelwerk.ingest.model.numbers import RuleNumber
+from regelwerk.ingest.model.numbers import RuleNumber, sort_key
 
 if TYPE_CHECKING:
     from regelwerk.index.linking.lineage_table import Release
@@ -34,10 +41,6 @@ if TYPE_CHECKING:
 #: Changes that carry a rule from one release into the next (not split/new/removed).
 _CARRIES = ("same", "text", "renumbered", "merged")
 _WORDS = re.compile(r"\S+")
-
-
-class UnknownRelease(InputError):
-    """A release (date, ``latest`` or document id) that no ingested CR release matches."""
 
 
 def word_diff(old: str, new: str) -> list[list[str]]:
@@ -358,9 +361,7 @@ def diff(corpus: Corpus, old: str, new: str, *, section: str | None = None) -> d
         chain = tables.chain
         a, b = resolve_release(chain, old), resolve_release(chain, new)
         if a > b:
-            raise InputError(msg(N_("{old!r} ({old_version}) is newer than {new!r} ({new_version}); "
-                                    "swap them"),
-                                 old=old, old_version=chain[a].version, new=new,
+            raise InputError(msg(NEWER_THAN, old=old, old_version=chain[a].version, new=new,
                                  new_version=chain[b].version))
         changes = _rule_changes(tables, a, b) if a != b else []
         changes.extend(_glossary_changes(corpus, chain[a], chain[b]) if a != b else [])
@@ -396,13 +397,6 @@ def narrowed(found: dict[str, Any], section: str | None) -> dict[str, Any]:
     for c in changes:
         (counts if c["kind"] == "rule" else glossary)[c["change"]] += 1
     return {**found, "section": section, "counts": counts, "glossary_counts": glossary, "changes": changes}
-
-
-def _sort_key(number: str | None) -> tuple[int, int, int]:
-    try:
-        return RuleNumber.parse(number or "").sort_key()
-    except InvalidRuleNumber:
-        return (9999, 0, 0)
 
 
 def _rule_changes(tables: _Tables, a: int, b: int) -> list[dict[str, Any]]:
@@ -458,7 +452,7 @@ def _rule_changes(tables: _Tables, a: int, b: int) -> list[dict[str, Any]]:
     for pos, rule in new_rules.items():
         if pos not in reached:
             changes.append(_change("added", None, rule))
-    changes.sort(key=lambda c: _sort_key(c["new"] or c["old"]))
+    changes.sort(key=lambda c: sort_key(c["new"] or c["old"]))
     return changes
 
 

@@ -22,6 +22,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from regelwerk.index.rule_messages import (
+    DOCUMENT,
+    FOR_LANGUAGE,
+    FOR_VERSION_AND_LANGUAGE,
+    NOT_KNOWN_TODAY,
+    NUMBER_IN_RELEASE,
+    NUMBER_IN_RELEASES,
+    NUMBER_TODAY,
+    NUMBER_TODAY_MEANS,
+    RELEASE,
+    REMOVED_IN,
+    RULE_OR_TERM,
+    SAME_RULE_ELSEWHERE,
+    SAME_RULE_NAMED,
+    TODAY_IS,
+)
 from regelwerk.index.terms.names import both_names, german_name, glossed, other_name
 from regelwerk.index.terms.table import TermRow
 from regelwerk.ingest.model.errors import InputError, InvalidRuleNumber, UnknownRule, UnknownVersion
@@ -489,10 +505,7 @@ def _resolve(query: str) -> tuple[str, list[Message], bool]:
 
         found = [s for s in senses(query.strip()) if s.row.number and _parses(s.row.number)]
         if not found:
-            raise InvalidRuleNumber(query, msg(N_(
-                "a rule number such as '702.22' or '702.22j', or a keyword or game term "
-                "('Trampelschaden', 'banding'); try 'regelwerk term' or 'regelwerk search'"
-            ))) from None
+            raise InvalidRuleNumber(query, msg(RULE_OR_TERM)) from None
     first = found[0]
     said = query.strip()
     notes = [msg(N_("{word} is {term}: rule {number} in the newest rules."),
@@ -532,13 +545,11 @@ def _moved_note(
     notes would say the same again, so `_view` leaves them out (``moved=True``)."""
     shown, title = row["number"], _title(con, row)
     today = _today(con, shown) if shown != number else ""
-    then: Arg = msg(N_("; today {moved} is {today}"), moved=shown, today=today) if today else ""
+    then: Arg = msg(TODAY_IS, moved=shown, today=today) if today else ""
     if not title:
-        return msg(N_("{number} is in no ingested document{scope}; the same rule is {moved} in "
-                      "{where}{then}."),
+        return msg(SAME_RULE_ELSEWHERE,
                    number=number, scope=scope, moved=shown, where=_where_msg(doc), then=then)
-    return msg(N_("{number} is in no ingested document{scope}; the same rule, {named}, is {moved} in "
-                  "{where}{then}."),
+    return msg(SAME_RULE_NAMED,
                number=number, scope=scope, named=_named(title, row["language"]), moved=shown,
                where=_where_msg(doc), then=then)
 
@@ -559,18 +570,18 @@ def _where_msg(doc: sqlite3.Row) -> Message:
     """`_where` as a message, for translation ("the 2011-02-04 rules"); a document that is no
     release carries its title too, which a reader is shown instead of the id (cli/notes.py)."""
     if doc["kind"] in CR_KINDS and doc["version"]:
-        return msg(N_("the {version} rules"), version=doc["version"])
-    return msg(N_("'{document}' ({language})"), document=doc["id"], language=doc["language"],
+        return msg(RELEASE, version=doc["version"])
+    return msg(DOCUMENT, document=doc["id"], language=doc["language"],
                title=doc["title"] or "")
 
 
 def _scope_msg(version: str | None, lang: str | None) -> Arg:
     if version and lang:
-        return msg(N_(" for version {version} and language '{lang}'"), version=version, lang=lang)
+        return msg(FOR_VERSION_AND_LANGUAGE, version=version, lang=lang)
     if version:
         return msg(N_(" for version {version}"), version=version)
     if lang:
-        return msg(N_(" for language '{lang}'"), lang=lang)
+        return msg(FOR_LANGUAGE, lang=lang)
     return ""
 
 
@@ -636,11 +647,10 @@ def _elsewhere_notes(
         then = msg(N_("; today that is {current}"), current=today) if today not in (None, number) else ""
         first, last = (e["version"] or e["document"] for e in (run[0], run[-1]))
         if first == last:
-            notes.append(msg(N_("{number} in the {version} rules is {title}{today}."), number=number,
+            notes.append(msg(NUMBER_IN_RELEASE, number=number,
                              version=first, title=title, today=then))
         else:
-            notes.append(msg(N_("{number} in the rules from {version} to {last} ({count} releases) is "
-                                "{title}{today}."),
+            notes.append(msg(NUMBER_IN_RELEASES,
                              number=number, version=first, last=last, count=str(len(run)), title=title,
                              today=then))
     return elsewhere
@@ -728,21 +738,19 @@ def _fate_note(
     if current and current != number:
         today = _today(con, number)
         if today:
-            notes.append(msg(N_("{number} in {where} is {title}, today {current}{then}."),
+            notes.append(msg(NUMBER_TODAY_MEANS,
                              number=number, where=_where_msg(doc),
                              title=_named(title, row["language"]) if title else msg(N_("this rule")),
                              current=current,
-                             then=msg(N_("; today {moved} is {today}"), moved=number, today=today)))
+                             then=msg(TODAY_IS, moved=number, today=today)))
         else:
-            notes.append(msg(N_("{number} in {where} is {title}; today that is {current}."),
+            notes.append(msg(NUMBER_TODAY,
                              number=number, where=_where_msg(doc), title=title or msg(N_("this rule")),
                              current=current))
         return today
     if current is None:
-        removed = N_("{number} in {where} was removed in the {release} rules.")
-        unknown = N_("{number} in {where}: its number in the newest English rules is not known.")
-        notes.append(msg(removed if row["removed_in"] else unknown, number=number, where=_where_msg(doc),
-                         release=row["removed_in"] or ""))
+        notes.append(msg(REMOVED_IN if row["removed_in"] else NOT_KNOWN_TODAY, number=number,
+                         where=_where_msg(doc), release=row["removed_in"] or ""))
     return ""
 
 

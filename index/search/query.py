@@ -16,7 +16,8 @@ A query is read in this order:
 A question whose hits hold a glossary entry it names is searched again with the entry's
 definition (`feedback`). whoosh's best hits are then re-ranked by their own words (`rerank`)
 and cut to snippets (`snippets`); with the optional extra ``regelwerk[semantic]`` a question's
-best hits get a second opinion from sentence vectors first (`semantic`). The word tables, the
+best hits get a second opinion from sentence vectors first (`semantic`), without it a German
+question's from a plain BM25 search of its English reading (`fusion`). The word tables, the
 syntax check and the result records live in their own modules (`regelwerk.index.terms.words`,
 `syntax`, `hits`); this one builds queries and runs them.
 
@@ -510,7 +511,7 @@ class SearchEngine:
         question = len(_WORD.findall(text)) >= QUESTION_TERMS
         ranked = self._coordinate(found, highlight, phrase, question, said, scale)
         ranked = self._answer_order(ranked, text, flt, lang, highlight)
-        ranked = self._second_opinion(ranked, query)
+        ranked = self._second_opinion(ranked, query, flt)
         hits = [self._hit(f, sc, highlight) for f, sc in ranked[:limit]]
         return SearchResult.of(query, tuple(hits), notes)
 
@@ -566,18 +567,44 @@ class SearchEngine:
             ranked = rerank.interleave_language(ranked, "de", GERMAN_SHARE, named)
         return ranked
 
-    def _second_opinion(self, ranked: rerank.Ranked, query: str) -> rerank.Ranked:
+    def _second_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
         """A question's best hits re-ordered by sentence vectors, where the optional extra is
-        installed and not switched off (`semantic`; imported only for a question)."""
+        installed and not switched off (`semantic`; imported only for a question); without
+        them a German question's fused with a plain search's (`_plain_opinion`)."""
         if not self._asks:
             return ranked
         from regelwerk.index.search import semantic
 
         if not semantic.enabled():
-            return ranked
+            if not self._german:
+                return ranked
+            return self._plain_opinion(ranked, semantic.english_text(query, self._reading), flt)
         if self._vectors is None:
             self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
         return semantic.rerank(ranked, query, self._reading, self._vectors, RERANK)
+
+    def _plain_opinion(self, ranked: rerank.Ranked, english: str, flt: Any) -> rerank.Ranked:
+        """A German question's best hits fused with a plain BM25 search of its `english`
+        reading over the English titles and rule texts (`fusion`), within `flt`."""
+        from regelwerk.index.search import fusion
+
+        if not fusion.WEIGHT or not fusion.DEPTH:
+            return ranked
+        found: set[str] = set()
+        for word in _WORD.findall(english):
+            found |= self._analyze("en", word.lower())
+        q = _union([wq.Term(field, t) for t in sorted(found) for field in fusion.FIELDS])
+        if q is None:
+            return ranked
+        from whoosh import scoring
+
+        asked = self.searcher.weighting, self._bm25
+        self.searcher.weighting, self._bm25 = scoring.BM25F(), (0.75, 1.2)
+        try:
+            plain = self._placed(self._run(q, fusion.DEPTH, flt))
+        finally:
+            self.searcher.weighting, self._bm25 = asked
+        return fusion.fuse(ranked, plain, fusion.WEIGHT, RERANK)
 
     def _weigh(self) -> None:
         """BM25F with the question parameters for a question, whoosh's defaults otherwise."""

@@ -52,11 +52,16 @@ class InvalidRuleNumber(InputError):
         self.given = given
 
 
-class UnknownRule(InputError):
+class NotFound(InputError):
+    """Something asked for by name or number that does not exist (a rule, a release, a term):
+    a web server's 404, where other bad input is a 400."""
+
+
+class UnknownRule(NotFound):
     """A well-formed rule number that no ingested document contains."""
 
 
-class UnknownVersion(InputError):
+class UnknownVersion(NotFound):
     """A --version that no ingested document has (rule lookup and search both refuse it)."""
 
     def __init__(self, version: str, known: list[str]) -> None:
@@ -64,12 +69,17 @@ class UnknownVersion(InputError):
                              version=version, known=", ".join(known) or msg(N_("none"))))
 
 
-class UnknownKeyword(InputError):
+class UnknownKeyword(NotFound):
     """A term that matches no keyword record."""
 
 
-class UnknownCard(InputError):
+class UnknownCard(NotFound):
     """A name that matches no card of the card database (or no cards are ingested yet)."""
+
+
+class UnknownRelease(NotFound):
+    """A CR release (date, ``latest`` or document id) that no ingested CR release matches, or
+    none ingested at all (history and diff)."""
 
 
 class InvalidQuery(InputError):

@@ -141,8 +141,17 @@ def lineage(number: str) -> tuple[str, ...]:
         return ()
 
 
-def sort_key(number: str) -> tuple[int, int, int]:
-    return RuleNumber.parse(number).sort_key()
+#: `sort_key` of what is no rule number (a glossary entry, an unnumbered seed line): after all.
+UNNUMBERED = (1 << 30, 0, 0)
+
+
+def sort_key(number: str | None) -> tuple[int, int, int]:
+    """A number's place in rule order; what no release's form parses (or None) goes last
+    (`UNNUMBERED`), so a list of hits or changes sorts without a check of its own."""
+    try:
+        return RuleNumber.parse(number).sort_key() if number else UNNUMBERED
+    except InvalidRuleNumber:
+        return UNNUMBERED
 
 
 def letter_after(letter: str | None) -> str:

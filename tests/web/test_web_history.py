@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -353,6 +354,32 @@ def test_a_keywords_history_lists_its_subrules_with_their_own_changes(banding_cl
     german = client.get("/history/702.22").text
     assert "Seine Unterregeln" in german and "1 Änderung (1 am Wortlaut)" in german
     client.cookies.clear()
+
+
+def test_the_pages_and_the_api_compose_a_diff_and_walk_a_history_once(history_home: Path) -> None:
+    """The diff page, its sections and /api/diff share one cached whole diff; the history's two
+    views (runs, every release) and /api/history share one cached history."""
+    from regelwerk.index.facade import Library
+
+    asked: list[str] = []
+
+    class Counting(Library):
+        def diff(self, old: str, new: str, section: str | None = None) -> dict[str, Any]:
+            asked.append("diff")
+            return super().diff(old, new, section)
+
+        def history(self, query: str, full: bool = False) -> dict[str, Any]:
+            asked.append("history")
+            return super().history(query, full)
+
+    with TestClient(create_app(Backend(history_home, factory=Counting))) as c:
+        for url in ("/api/diff?old=2020-06-01", "/diff?old=2020-06-01", "/diff?old=2020-06-01&section=7",
+                    "/api/diff?old=2020-06-01&section=702", "/diff?old=2020-06-01&section=glossary",
+                    "/history/702.9a", "/history/702.9a?full=true", "/api/history/702.9a?full=true",
+                    "/api/history/702.9a"):
+            assert c.get(url).status_code == 200, url
+        assert c.get("/api/history/702.9a?full=true").json()["full"] is True
+    assert asked == ["diff", "history"]
 
 
 def test_a_diff_in_the_wrong_order_offers_the_swapped_one(history_client: TestClient) -> None:

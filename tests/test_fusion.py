@@ -1,0 +1,116 @@
+"""A German question's plain BM25 second opinion (`regelwerk.index.search.fusion`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from regelwerk.index.search import fusion, semantic
+from regelwerk.index.search.query import RERANK, SearchEngine
+from tests.search_home import NEWEST, library_with
+
+
+def hits(*pairs: tuple[str, float]) -> list[tuple[dict[str, Any], float]]:
+    return [({"key": key}, score) for key, score in pairs]
+
+
+def keys(ranked: list[tuple[dict[str, Any], float]]) -> list[str]:
+    return [f["key"] for f, _ in ranked]
+
+
+@pytest.mark.parametrize(
+    ("ranked", "plain", "weight", "expected"),
+    [
+        # no plain opinion, or no weight: the ranking as it was
+        ([("a", 9.0), ("b", 5.0)], [], 0.5, ["a", "b"]),
+        ([("a", 9.0), ("b", 5.0)], [("b", 3.0), ("a", 1.0)], 0.0, ["a", "b"]),
+        # b: 0.5 + 0.6 * 1 beats a: 1 + 0
+        ([("a", 9.0), ("b", 7.0), ("c", 5.0)], [("b", 3.0), ("a", 1.0)], 0.6, ["b", "a", "c"]),
+        # ... not at 0.5 (a tie keeps the ranking's order), nor at 0.2 (0.5 + 0.2 < 1)
+        ([("a", 9.0), ("b", 7.0), ("c", 5.0)], [("b", 3.0), ("a", 1.0)], 0.5, ["a", "b", "c"]),
+        ([("a", 9.0), ("b", 7.0), ("c", 5.0)], [("b", 3.0), ("a", 1.0)], 0.2, ["a", "b", "c"]),
+        # a hit only the plain search found joins: 0.5 * 1 ties c's 0.5 and goes behind it
+        ([("a", 9.0), ("c", 7.0), ("d", 5.0)], [("x", 3.0), ("a", 1.0)], 0.5, ["a", "c", "x", "d"]),
+    ],
+)
+def test_fuse_sums_min_max_normalised_scores(
+    ranked: list[tuple[str, float]], plain: list[tuple[str, float]], weight: float, expected: list[str]
+) -> None:
+    assert keys(fusion.fuse(hits(*ranked), hits(*plain), weight, depth=10)) == expected
+
+
+def test_the_hits_past_the_depth_follow_below_the_head() -> None:
+    ranked = hits(("a", 9.0), ("b", 7.0), ("c", 5.0), ("d", 3.0))
+    out = fusion.fuse(ranked, hits(("b", 2.0), ("a", 1.0)), 1.0, 3)
+    assert keys(out) == ["b", "a", "c", "d"]
+    assert out[-1][1] < 0 <= out[-2][1]  # d on the head's scale: under its lowest, c
+
+
+def test_a_hit_the_ranking_holds_twice_gets_the_plain_score_once() -> None:
+    out = fusion.fuse(hits(("a", 9.0), ("b", 7.0), ("a", 5.0)), hits(("a", 4.0), ("z", 1.0)), 0.5, 10)
+    assert [(f["key"], round(s, 3)) for f, s in out] == [("a", 1.5), ("b", 0.5), ("a", 0.0), ("z", 0.0)]
+
+
+def test_normalised() -> None:
+    assert fusion.normalised([4.0, 3.0, 2.0]) == [1.0, 0.5, 0.0]
+    assert fusion.normalised([2.0, 2.0]) == [1.0, 1.0]
+    assert fusion.normalised([1.0], 2.0, 4.0) == [-0.5]
+    assert fusion.normalised([]) == []
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
+    engine = SearchEngine(library_with(tmp_path_factory, NEWEST))
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any, Any]]:
+    """Each `fusion.fuse` call's (ranked, plain, result)."""
+    seen: list[tuple[Any, Any, Any]] = []
+    fuse = fusion.fuse
+
+    def spy(ranked: Any, plain: Any, weight: float, depth: int) -> Any:
+        out = fuse(ranked, plain, weight, depth)
+        seen.append((ranked, plain, out))
+        return out
+
+    monkeypatch.setattr(fusion, "fuse", spy)
+    return seen
+
+
+def test_a_german_question_is_fused_with_a_plain_search_of_its_english_reading(
+    engine: SearchEngine, calls: list[tuple[Any, Any, Any]]
+) -> None:
+    result = engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=10)
+    [(ranked, plain, out)] = calls
+    assert 0 < len(plain) <= fusion.DEPTH
+    assert all(f["language"] == "en" for f, _ in plain)
+    assert any("deathtouch" in str(f["text"]).lower() for f, _ in plain)  # read as English
+    assert len(out) >= min(len(ranked), RERANK)
+    assert [h.number for h in result.hits] == [f.get("number") for f, _ in out[:10]]
+
+
+@pytest.mark.parametrize("query", [
+    "what happens when a creature with deathtouch deals damage",  # an English question
+    "Todesberührung",  # a keyword lookup
+    "Trampelschaden",
+])
+def test_english_questions_and_keyword_lookups_are_not_fused(
+    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], query: str
+) -> None:
+    assert engine.search(query, limit=5).hits
+    assert calls == []
+
+
+def test_not_where_the_sentence_vectors_give_their_opinion(
+    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(semantic, "enabled", lambda: True)
+    monkeypatch.setattr(semantic, "rerank", lambda ranked, *a: ranked)
+    monkeypatch.setattr(engine, "_vectors", object())
+    assert engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=5).hits
+    assert calls == []
