@@ -1,6 +1,6 @@
 """Every term's name as a lookup: does ``regelwerk search NAME`` find the term's own rule?
 
-    python bench/names.py [--misses] [--json OUT]
+    python bench/names.py [--misses] [--json OUT] [--home DIR]
 
 The term tables (``data/terms/core.tsv``, ``keywords.tsv``) give each term its English name,
 its German name and variants, and its rule number in the newest CR: a one-word (or
@@ -11,6 +11,22 @@ are not re-ordered by it anyway). A hit counts when it is the rule or one of its
 ``--misses`` lists the names whose rule is not first. The rows name their own answers, so
 this measures the term lookups the tables were written for, not unseen questions: it guards
 one-word lookups against changes made for questions (session 21: ``rerank.derived_factor``).
+``--home DIR`` looks the names up in an existing home instead (a home with every release of
+``../shared/corpus/archive/``: its newest release's rules compete with 103 older releases').
+
+Session 22, a section's term names in fields of their own (``whoosh_index._section_record``,
+weighed by lookups as a keyword rule's context, by questions not at all; the 1005 dev questions
+and the keyword set score exactly as before: German 0.587, English 0.716, keyword set 0.939,
+every blind round the same): the 2026-04-17 CR alone English 0.723 -> 0.730, German 0.744 ->
+0.756 (21 names up, none down: "Marke" 2 -> 1, "Verzauberung" 4 -> 2, "Artefakt" 6 -> 2,
+"Spielstein" none -> 2); the archive home (104 releases, ``--home``) English 0.709 -> 0.715,
+German 0.746 -> 0.759. The same names ranked as on one release before (the archive was not the
+cause: 701.6 Counter outranked 122 Counters on one release too, named in its context where the
+section was not). The names in the context field itself gave 0.824 / 0.863 but lowered the
+blind dev rounds (dev2 German 0.523 -> 0.516, dev3 0.499 -> 0.479; measured before the fusion
+of f084481): questions weigh that field; as the title in the other language 0.726 / 0.770, but
+German dev 0.552 -> 0.550 (more words "indexed" change a question's reading); at weight 4.0
+instead of the context's 2.0 0.732 / 0.788, German dev 0.552 -> 0.551. Tried, did not carry.
 """
 
 from __future__ import annotations
@@ -49,7 +65,15 @@ def covers(number: str, hit: str) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    library = newest_library("regelwerk-names-")
+    if "--home" in argv:
+        import os
+
+        os.environ["REGELWERK_HOME"] = argv[argv.index("--home") + 1]
+        from regelwerk.index.store.corpus import Corpus
+
+        library: Corpus | None = Corpus()
+    else:
+        library = newest_library("regelwerk-names-")
     if library is None:
         return 2
     from regelwerk.index.search.query import SearchEngine

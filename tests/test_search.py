@@ -288,6 +288,18 @@ def test_one_word_names_its_own_rule_before_a_stem_sharing_keyword(engine: Searc
     assert "303" in currents(engine, "Verzauberung", 5)
 
 
+def test_a_sections_german_name_finds_the_section_first(engine: SearchEngine) -> None:
+    """A section that is a term's heading carries the term's names as a keyword rule carries
+    its own (the ``name`` fields): "Marke" (Counters, 122) is no longer behind 701.6 Counter
+    ("neutralisieren"), named in its context, nor "Verzauberung" (Enchantment, 303) behind
+    702.5 Enchant; a release older than the newest changes neither (the 2011 CR is here too)."""
+    marke = [h for h in engine.search("Marke", limit=5).hits if h.number]
+    assert marke[0].current == "122"
+    verzauberung = [h for h in engine.search("Verzauberung", limit=5).hits if h.number]
+    assert verzauberung[0].current == "303"
+
+
+
 def test_unknown_version_is_refused_not_ignored(engine: SearchEngine) -> None:
     """An empty whoosh filter means "no filter": a version nobody has searched every release."""
     with pytest.raises(UnknownVersion, match="'1999-01-01'; versions: 2026-04-17"):

@@ -91,8 +91,10 @@ if TYPE_CHECKING:
     from regelwerk.index.store.corpus import Corpus
 
 #: Field boosts: a word in a rule's own title counts most, then its context (the keyword
-#: names of a keyword rule in both languages), then its text.
-BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0, "ex": 1.0}
+#: names of a keyword rule in both languages) and a section's term names (``name``: "Counters
+#: / Marke" of 122, as much as a keyword rule's names; session 22, ``bench/names.py``), then
+#: its text.
+BOOSTS = {"title": 4.0, "ctx": 2.0, "name": 2.0, "text": 1.0, "sect": 0.0, "ex": 1.0}
 #: ... but a question ("when can a player concede") is answered by a rule's text: a title
 #: word ("Cast", "Play") says what a rule is about, not that it answers the question.
 #: The titles of the sections a rule sits in (``sect``: "Untap Step" for 502.4) say what it
@@ -104,7 +106,8 @@ BOOSTS = {"title": 4.0, "ctx": 2.0, "text": 1.0, "sect": 0.0, "ex": 1.0}
 #: +0.000 to +0.016, keyword set 0.904 -> 0.906): a question's words in a rule's own title
 #: (which its subrules carry in ``sect``) or in its examples do not say it answers.
 #: The keyword context (a keyword rule's names in both languages) 0.25 -> 1.0 in four folds of five.
-QUESTION_BOOSTS = {"title": 0.0, "ctx": 1.0, "text": 1.0, "sect": 1.0, "ex": 0.0}
+#: A section's term names (``name``) say what a lookup names, not what answers a question: 0.
+QUESTION_BOOSTS = {"title": 0.0, "ctx": 1.0, "name": 0.0, "text": 1.0, "sect": 1.0, "ex": 0.0}
 #: BM25F's length normalisation (B) and term-frequency saturation (K1) for questions; keyword
 #: lookups keep whoosh's defaults (0.75, 1.2). Tuned by ``bench/tune.py`` over B 0.3-0.9 and
 #: K1 0.8-2.0: a little more length normalisation (0.9) helps, as a short rule that says one

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search20-lineage4"
+INDEX_SALT = "search21-lineage4"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -109,6 +109,8 @@ def schema() -> Schema:
         title_de=RememberedText(analyzer=de),
         ctx_en=RememberedText(analyzer=en),
         ctx_de=RememberedText(analyzer=de),
+        name_en=RememberedText(analyzer=en),  # a section's term names: lookups weigh them, questions not
+        name_de=RememberedText(analyzer=de),
         sect_en=RememberedText(analyzer=en),
         sect_de=RememberedText(analyzer=de),
         text_en=RememberedText(analyzer=en),
@@ -351,6 +353,12 @@ def _section_record(
         rn = RuleNumber.parse(given)
         rule_number = str(rn if rn.letter is None else rn.parent)
     kw = numbers.names.get((d.id, rule_number or ""))
+    # A section that is a term's own heading ("122. Counters", "303. Enchantments") has the
+    # term's names in both languages in fields of their own (``name``), which a lookup weighs as
+    # it weighs a keyword rule's context and a question not at all: a lookup of the German name
+    # ("Marke", "Verzauberung") found the keyword rule that shares the English stem first (701.6
+    # Counter, 702.5 Enchant, named in their context), on one release as on 104.
+    named = numbers.names.get((d.id, s.number)) if s.kind == "section" and s.number else None
     if kw is not None:
         # A keyword rule's title names what every subrule is about ("Trample"); a
         # generic section's ("Life", "Counters") would pull its every subrule into
@@ -378,6 +386,8 @@ def _section_record(
         f"title_{s.language}": s.title or s.keyword or "",
         "ctx_en": " ".join(ctx["en"]),
         "ctx_de": " ".join(ctx["de"]),
+        "name_en": " ".join(named[0]) if named else "",
+        "name_de": " ".join(named[1]) if named else "",
         f"sect_{s.language}": sect,
         f"text_{s.language}": text,
         f"ex_{s.language}": examples,
