@@ -46,7 +46,10 @@ MRR@10 / hit@3, code -> fused):
   relevance set, both fusions: 0.945 -> 0.924 (its English questions: five down, one up). Cost
   (``bench/bench.py --speed``, load 2, off -> on): warm mixed p95 2.5 -> 4.5 ms, a cold English
   question 1.78x the floor in both runs (+24 ms), ingest about +0.1 s (the table and its common
-  terms); FTS5 scores every row a question's words match, about 3 ms a question warm.
+  terms); FTS5 scores every row a question's words match, about 3 ms a question warm. FTS5
+  knows no players' words ("when are SBAs checked": 704.3 second -> fourth); searching it with
+  the CR's words for them too (`concepts`) moved 3 English dev questions up and 3 down (dev3,
+  dev6 down, dev4 up), all dev 0.740 either way: left out.
 - English with the plain whoosh search instead: within noise (leave one round out 0.690 ->
   0.685, 5-fold 0.715 -> 0.712); German with FTS5 instead: less (0.482 -> 0.504; 5-fold 0.556
   -> 0.554). Leaving English stop words out of the FTS5 search (2 ms a question cheaper) lost
