@@ -24,10 +24,11 @@ memory. Parameters are chosen per language (w = 0 is "off" and among the choices
   figures before and after it);
 - 5-fold over the whole dev split (``tune.folds``, seed 9).
 
-The code's own ranking is collected with its plain opinion switched off (``fusion.WEIGHT``
-0), so "code" is the ranking before it. Run from the repository root (needs ../shared):
-``python bench/fusion.py`` (the lexical ranking, ``REGELWERK_SEMANTIC=off``) or ``python
-bench/fusion.py --semantic`` (with the optional extra's sentence vectors, where installed);
+The code's own ranking is collected with its second opinions switched off (``fusion.WEIGHT``
+and ``fusion.ENGLISH``'s weight 0), so "code" is the ranking before them. Run from the
+repository root (needs ../shared): ``python bench/fusion.py`` (the lexical ranking,
+``REGELWERK_SEMANTIC=off``) or ``python bench/fusion.py --semantic`` (with the optional
+extra's sentence vectors, where installed);
 ``--whoosh``: fuse whoosh's plain BM25 (`plain_ranked`, what the code ships for German
 questions) instead of FTS5; ``--fixed METHOD,W,K,N``: one setting's figures per dev set.
 Neither held-out set is read.
@@ -351,7 +352,8 @@ def main(argv: list[str]) -> int:
         os.environ["REGELWERK_SEMANTIC"] = "off"
     from regelwerk.index.search import fusion
 
-    fusion.WEIGHT = 0.0  # the code's ranking without the plain opinion it now fuses German questions with
+    fusion.WEIGHT = 0.0  # the code's ranking without the second opinions it now fuses questions with
+    fusion.ENGLISH = {**fusion.ENGLISH, "weight": 0.0}
     seeds = [int(argv[argv.index("--seed") + 1])] if "--seed" in argv else [9]
     questions = load_questions(split="dev")
     data = listings(questions, mode)

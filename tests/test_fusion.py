@@ -53,6 +53,30 @@ def test_a_hit_the_ranking_holds_twice_gets_the_plain_score_once() -> None:
     assert [(f["key"], round(s, 3)) for f, s in out] == [("a", 1.5), ("b", 0.5), ("a", 0.0), ("z", 0.0)]
 
 
+@pytest.mark.parametrize(
+    ("plain", "weight", "expected"),
+    [
+        # a: 1/6 + 0.5/7 beats b: 1/7 + 0.5/6 (k 5)
+        ([("b", 1.0), ("a", 1.0)], 0.5, ["a", "b", "c"]),
+        # b: 1/7 + 1/6 beats a: 1/6
+        ([("b", 1.0)], 1.0, ["b", "a", "c"]),
+        # a hit only FTS5 found joins: x 0.5/6 under c's 1/8; at weight 1, 1/6 over it
+        ([("x", 1.0)], 0.5, ["a", "b", "c", "x"]),
+        ([("x", 1.0)], 1.0, ["a", "x", "b", "c"]),
+        ([("b", 1.0)], 0.0, ["a", "b", "c"]),
+    ],
+)
+def test_reciprocal_rank_fusion(plain: list[tuple[str, float]], weight: float, expected: list[str]) -> None:
+    ranked = hits(("a", 9.0), ("b", 7.0), ("c", 5.0))
+    assert keys(fusion.reciprocal(ranked, hits(*plain), weight, 5.0, depth=10)) == expected
+
+
+def test_reciprocal_rank_fusion_puts_the_hits_past_the_depth_last() -> None:
+    out = fusion.reciprocal(hits(("a", 9.0), ("b", 7.0), ("c", 5.0)), hits(("x", 1.0)), 0.1, 5.0, 2)
+    assert keys(out) == ["a", "b", "x", "c"]
+    assert [s for _, s in out] == sorted((s for _, s in out), reverse=True)
+
+
 def test_normalised() -> None:
     assert fusion.normalised([4.0, 3.0, 2.0]) == [1.0, 0.5, 0.0]
     assert fusion.normalised([2.0, 2.0]) == [1.0, 1.0]
@@ -82,6 +106,51 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any, Any]]:
     return seen
 
 
+@pytest.fixture
+def fts_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any, Any]]:
+    """Each `fusion.reciprocal` call's (ranked, plain, result)."""
+    seen: list[tuple[Any, Any, Any]] = []
+    reciprocal = fusion.reciprocal
+
+    def spy(ranked: Any, plain: Any, weight: float, k: float, depth: int) -> Any:
+        out = reciprocal(ranked, plain, weight, k, depth)
+        seen.append((ranked, plain, out))
+        return out
+
+    monkeypatch.setattr(fusion, "reciprocal", spy)
+    return seen
+
+
+def test_the_index_keeps_the_default_scope_s_english_units_for_fts5(engine: SearchEngine) -> None:
+    con = engine.members.con
+    [(units,)] = con.execute("SELECT count(*) FROM units WHERE dflt = 1 AND language = 'en'")
+    [(rows,)] = con.execute("SELECT count(*) FROM plain")
+    assert rows == units > 1000
+    found = engine.members.plain(["deathtouch"], 5)
+    assert len(found) == 5 and [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+    assert all("deathtouch" in str(engine._stored(d)["text"]).lower() for d, _ in found)
+    assert engine.members.plain([], 5) == []
+
+
+def test_words_in_over_half_of_the_rows_are_left_out_as_they_weigh_nothing(engine: SearchEngine) -> None:
+    common = {t for (t,) in engine.members.con.execute("SELECT term FROM plain_common")}
+    assert {"a", "the"} <= common and "deathtouch" not in common
+    with_them = engine.members.plain(["The", "deathtouch", "a", "damage"], 40)
+    assert with_them == engine.members.plain(["deathtouch", "damage"], 40)
+    assert engine.members.plain(["the", "a"], 3)  # a query of nothing else keeps them
+
+
+def test_an_english_question_is_fused_with_fts5_s_ranking_of_its_words(
+    engine: SearchEngine, fts_calls: list[tuple[Any, Any, Any]], calls: list[tuple[Any, Any, Any]]
+) -> None:
+    result = engine.search("what happens when a creature with deathtouch deals damage", limit=10)
+    [(_, plain, out)] = fts_calls
+    assert calls == []
+    assert 10 < len(plain) <= fusion.ENGLISH["depth"]
+    assert all(f["language"] == "en" and f.get("key") for f, _ in plain)
+    assert [h.number for h in result.hits] == [f.get("number") for f, _ in out[:10]]
+
+
 def test_a_german_question_is_fused_with_a_plain_search_of_its_english_reading(
     engine: SearchEngine, calls: list[tuple[Any, Any, Any]]
 ) -> None:
@@ -94,23 +163,24 @@ def test_a_german_question_is_fused_with_a_plain_search_of_its_english_reading(
     assert [h.number for h in result.hits] == [f.get("number") for f, _ in out[:10]]
 
 
-@pytest.mark.parametrize("query", [
-    "what happens when a creature with deathtouch deals damage",  # an English question
-    "Todesberührung",  # a keyword lookup
-    "Trampelschaden",
-])
-def test_english_questions_and_keyword_lookups_are_not_fused(
-    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], query: str
+@pytest.mark.parametrize("query", ["Todesberührung", "Trampelschaden", "deathtouch", "702.2"])
+def test_keyword_lookups_are_not_fused(
+    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], fts_calls: list[tuple[Any, Any, Any]], query: str
 ) -> None:
     assert engine.search(query, limit=5).hits
-    assert calls == []
+    assert calls == fts_calls == []
 
 
+@pytest.mark.parametrize("query", [
+    "Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?",
+    "what happens when a creature with deathtouch deals damage",
+])
 def test_not_where_the_sentence_vectors_give_their_opinion(
-    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], monkeypatch: pytest.MonkeyPatch
+    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], fts_calls: list[tuple[Any, Any, Any]],
+    monkeypatch: pytest.MonkeyPatch, query: str
 ) -> None:
     monkeypatch.setattr(semantic, "enabled", lambda: True)
     monkeypatch.setattr(semantic, "rerank", lambda ranked, *a: ranked)
     monkeypatch.setattr(engine, "_vectors", object())
-    assert engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=5).hits
-    assert calls == []
+    assert engine.search(query, limit=5).hits
+    assert calls == fts_calls == []

@@ -1,21 +1,27 @@
-"""A plain BM25 second opinion on a German question's hits (rank fusion; issue 9).
+"""Plain BM25 second opinions on a question's hits (rank fusion; issue 9).
 
-The German question ranking translates, coordinates and re-ranks; fitted on the older dev
-rows, it reaches the blind rounds' answers less often. A plain search of the question's
-English reading (`semantic.english_text`: each step's lemmas within half of its best, the
-words left untranslated after them) over the English titles and rule texts, with whoosh's
-default BM25F and no boost, translation weight or re-ranking, fails differently: on the blind
-rounds ``dev2.tsv`` to ``dev8.tsv`` it alone ranks German questions almost as well (MRR@10
-0.455 against the code's 0.482) though far worse on the older rows (0.328 against 0.715). So
-its best `DEPTH` hits are fused into the question's first ``query.RERANK`` (CombSUM: each
-list's scores min-max normalised, the plain one's times `WEIGHT`); its hits outside the pool
-join it. Only where the sentence vectors (`semantic`) give no second opinion: with them the
-fusion moves nothing.
+The question ranking translates, coordinates and re-ranks; fitted on the older dev rows, it
+reaches the blind rounds' answers less often. A plain BM25 ranking fails differently, so a
+question's first ``query.RERANK`` hits are fused with one, its hits outside the pool joining
+it, where the sentence vectors (`semantic`) give no second opinion (with them the fusion
+moves nothing):
+
+- a German question with a plain whoosh search of its English reading (`semantic.english_text`:
+  each step's lemmas within half of its best, the words left untranslated after them) over
+  the English titles and rule texts, whoosh's default BM25F, no boost, translation weight or
+  re-ranking; on the blind rounds it alone ranks German questions almost as well as the code
+  (MRR@10 0.455 against 0.482, dev2-dev8), far worse on the older rows (0.328 against 0.715).
+  Its best `DEPTH` hits are fused by CombSUM (each list's scores min-max normalised, the plain
+  one's times `WEIGHT`: `fuse`);
+- an English question with SQLite FTS5's bm25 ranking of its words as typed (no stemming, stop
+  words kept) over the default scope's English titles and rule texts (``members.PLAIN``, built
+  with the index), by reciprocal rank fusion (Cormack, Clarke and Buettcher 2009; `ENGLISH`:
+  `reciprocal`).
 
 Measured in session 22 by ``bench/fusion.py`` (915 dev questions, the lexical ranking;
 MRR@10 / hit@3, code -> fused):
 
-- German, leave one blind round out (each round scored by the setting chosen on the other six;
+- German, plain whoosh, leave one blind round out (each round scored by the setting chosen on the other six;
   w 0.7-1, N 10-40): pooled 0.482 / 0.59 -> 0.543 / 0.63 (99 up, 69 down), every round up:
   dev2 0.523 -> 0.530, dev3 0.499 -> 0.527, dev4 0.617 -> 0.658, dev5 0.435 -> 0.552, dev6
   0.584 -> 0.636, dev7 0.378 -> 0.478, dev8 0.336 -> 0.420. 5-fold over the whole dev split
@@ -29,12 +35,25 @@ MRR@10 / hit@3, code -> fused):
   0.945 -> 0.939 (its German question cases: four down, one up); ``bench/names.py`` unchanged.
   Warm German dev questions, one process: CPU p50 6.8 -> 8.2 ms, p95 12.3 -> 14.2 ms (the mixed
   warm set of ``bench/bench.py --speed``: p95 7.9 ms wall at load 5.9).
-- English questions are not fused: the same plain search moved them within noise (leave one
-  round out 0.690 -> 0.685, 5-fold 0.715 -> 0.712). SQLite FTS5 (``bench.baseline``: no
-  stemming) as the second ranking lifted them (reciprocal rank fusion, w 0.5, k 5, N 40: leave
-  one round out 0.690 -> 0.710, 34 up, 23 down; 5-fold 0.715 -> 0.738; dev9, by the setting
-  dev2-dev8 chose: 0.726 -> 0.764) but German less (0.482 -> 0.504; 5-fold 0.556 -> 0.554); it
-  needs an FTS5 table built at ingest beside the whoosh index.
+- English, FTS5 (``bench.baseline``'s table; reciprocal rank fusion): leave one blind round out
+  over dev2-dev8 0.690 / 0.81 -> 0.710 / 0.83 (34 up, 23 down); 5-fold w 0.5, k 5, N 40 in
+  every fold, all dev 0.715 -> 0.738 (the older rows 0.773 -> 0.769). dev9, by the setting
+  dev2-dev8 chose (w 0.5, k 5, N 40: shipped): 0.726 -> 0.764. With dev9, leave one round out
+  0.694 -> 0.716 (38 up, 24 down), that setting fixed every blind round up: dev2 0.701 ->
+  0.738, dev3 0.600 -> 0.675, dev4 0.649 -> 0.670, dev5 0.634 -> 0.652, dev6 0.826 -> 0.828,
+  dev7 0.841 -> 0.872, dev8 0.580 -> 0.632 (blind 0.694 -> 0.729, 39 up, 15 down). The code
+  (its own table, ``bench/questions.py``): all dev 0.716 -> 0.740, the same rounds. The keyword
+  relevance set, both fusions: 0.945 -> 0.924 (its English questions: five down, one up). Cost
+  (``bench/bench.py --speed``, load 2, off -> on): warm mixed p95 2.5 -> 4.5 ms, a cold English
+  question 1.78x the floor in both runs (+24 ms), ingest about +0.1 s (the table and its common
+  terms); FTS5 scores every row a question's words match, about 3 ms a question warm. FTS5
+  knows no players' words ("when are SBAs checked": 704.3 second -> fourth); searching it with
+  the CR's words for them too (`concepts`) moved 3 English dev questions up and 3 down (dev3,
+  dev6 down, dev4 up), all dev 0.740 either way: left out.
+- English with the plain whoosh search instead: within noise (leave one round out 0.690 ->
+  0.685, 5-fold 0.715 -> 0.712); German with FTS5 instead: less (0.482 -> 0.504; 5-fold 0.556
+  -> 0.554). Leaving English stop words out of the FTS5 search (2 ms a question cheaper) lost
+  most of the gain: all dev 0.724.
 - With the sentence vectors on, neither second ranking carried: plain whoosh de 0.575 -> 0.566
   (leave one round out), en 0.780 -> 0.778; FTS5 de 0.575 -> 0.578, en 0.780 -> 0.788 (5-fold
   0.781 -> 0.779).
@@ -49,6 +68,9 @@ from typing import Any
 #: how many of its hits are fused (see the module docstring; 0 switches the fusion off).
 WEIGHT = 0.5
 DEPTH = 5
+#: An English question's: reciprocal rank fusion with FTS5's bm25 ranking of its words
+#: (``members.PLAIN``), FTS5's weight, RRF's k and how many of FTS5's hits are fused.
+ENGLISH = {"weight": 0.5, "k": 5.0, "depth": 40}
 #: The fields the plain search reads (English, each at weight 1).
 FIELDS = ("title_en", "text_en")
 
@@ -94,4 +116,30 @@ def fuse(ranked: Ranked, plain: Ranked, weight: float, depth: int) -> Ranked:
     return [(e[0], e[1]) for e in order] + [(f, s) for (f, _), s in zip(tail, rest, strict=True)]
 
 
-__all__ = ["DEPTH", "FIELDS", "WEIGHT", "fuse", "normalised"]
+def reciprocal(ranked: Ranked, plain: Ranked, weight: float, k: float, depth: int) -> Ranked:
+    """`ranked`'s first `depth` hits and `plain`'s fused by reciprocal rank fusion: a hit's
+    score is 1 / (k + its place in `ranked`) + `weight` / (k + its place in `plain`), places
+    from 1, best first; hits are the same by ``key`` as in `fuse`, ties keep `ranked`'s order,
+    then `plain`'s. The hits after `depth` follow, scored below every fused one."""
+    if not weight or not plain or not ranked:
+        return ranked
+    head, tail = ranked[:depth], ranked[depth:]
+    fused: dict[Any, list[Any]] = {}  # key -> [fields, score, our place, plain place]
+    for i, (f, _) in enumerate(head):
+        key = f.get("key")
+        if key in fused:
+            key = (key, i)
+        fused[key] = [f, 1 / (k + i + 1), i, len(plain)]
+    for j, (f, _) in enumerate(plain):
+        key = f.get("key")
+        if key in fused:
+            fused[key][1] += weight / (k + j + 1)
+            fused[key][3] = j
+        else:
+            fused[key] = [f, weight / (k + j + 1), len(head), j]
+    order = sorted(fused.values(), key=lambda e: (-e[1], e[2], e[3]))
+    low = order[-1][1]
+    return [(e[0], e[1]) for e in order] + [(f, low * (k + 1) / (k + 2 + m)) for m, (f, _) in enumerate(tail)]
+
+
+__all__ = ["DEPTH", "ENGLISH", "FIELDS", "WEIGHT", "fuse", "normalised", "reciprocal"]

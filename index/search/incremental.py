@@ -15,7 +15,8 @@ place, so readers keep the previous complete index until then):
    table: it is no field of the unit, so no whoosh document is written again for it;
 4. units nobody refers to any more are deleted; the default scope, the vocabulary and the
    unit -> whoosh document number map are brought up to date (for the segments after those
-   kept in place only).
+   kept in place only), and the default scope's English units written again as plain text
+   for FTS5 (``members.PLAIN``, an English question's second opinion: ``fusion``).
 
 Documents outside the release chain (seeds, excerpts, glossary pages) take their numbers from
 keyword linking, which any new document may change, so they are redone on every build; they
@@ -31,7 +32,15 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regelwerk.index.search.members import FILE, MEMBER_INDEXES, SCHEMA, SCOPE_INDEX, pack, unpack
+from regelwerk.index.search.members import (
+    FILE,
+    MEMBER_INDEXES,
+    SCHEMA,
+    SCOPE_INDEX,
+    pack,
+    unpack,
+    write_plain,
+)
 from regelwerk.ingest.model.releases import release_key
 
 if TYPE_CHECKING:
@@ -58,10 +67,13 @@ def grow(library: Corpus, folder: Path, salt: str) -> None:
         con = sqlite3.connect(folder / FILE)
         con.executescript(SCHEMA)
     try:
-        _Growth(library, ix, con).run()
+        growth = _Growth(library, ix, con)
+        growth.run()
         if base is None:
             con.executescript(MEMBER_INDEXES)
         con.execute(SCOPE_INDEX)
+        if growth.changed or base is None:
+            write_plain(con, growth.pending)
         con.commit()
         _write_vocabulary(con, folder)
     finally:

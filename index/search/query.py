@@ -16,8 +16,9 @@ A query is read in this order:
 A question whose hits hold a glossary entry it names is searched again with the entry's
 definition (`feedback`). whoosh's best hits are then re-ranked by their own words (`rerank`)
 and cut to snippets (`snippets`); with the optional extra ``regelwerk[semantic]`` a question's
-best hits get a second opinion from sentence vectors first (`semantic`), without it a German
-question's from a plain BM25 search of its English reading (`fusion`). The word tables, the
+best hits get a second opinion from sentence vectors first (`semantic`), without it from a
+plain BM25 ranking (`fusion`: a German question's English reading in whoosh, an English
+question's words in FTS5). The word tables, the
 syntax check and the result records live in their own modules (`regelwerk.index.terms.words`,
 `syntax`, `hits`); this one builds queries and runs them.
 
@@ -580,11 +581,23 @@ class SearchEngine:
 
         if not semantic.enabled():
             if not self._german:
-                return ranked
+                return self._fts_opinion(ranked, query, flt)
             return self._plain_opinion(ranked, semantic.english_text(query, self._reading), flt)
         if self._vectors is None:
             self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
         return semantic.rerank(ranked, query, self._reading, self._vectors, RERANK)
+
+    def _fts_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
+        """An English question's best hits fused with FTS5's bm25 ranking of its words over
+        the default scope's English titles and rule texts (`fusion`), those within `flt`."""
+        from regelwerk.index.search import fusion
+
+        weight, k, depth = fusion.ENGLISH["weight"], fusion.ENGLISH["k"], int(fusion.ENGLISH["depth"])
+        if not weight or not depth:
+            return ranked
+        found = self.members.plain(_WORD.findall(query), depth)
+        plain = [(self._stored(d), sc) for d, sc in found if flt is None or d in flt]
+        return fusion.reciprocal(ranked, self._placed(plain), weight, k, RERANK)
 
     def _plain_opinion(self, ranked: rerank.Ranked, english: str, flt: Any) -> rerank.Ranked:
         """A German question's best hits fused with a plain BM25 search of its `english`
