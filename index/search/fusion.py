@@ -54,6 +54,13 @@ MRR@10 / hit@3, code -> fused):
   0.685, 5-fold 0.715 -> 0.712); German with FTS5 instead: less (0.482 -> 0.504; 5-fold 0.556
   -> 0.554). Leaving English stop words out of the FTS5 search (2 ms a question cheaper) lost
   most of the gain: all dev 0.724.
+- Fusing only where the code's ranking is unsure (session 23, on ``bench/fusion.py``'s
+  collected lists; the shipped settings applied where a gate opens, the code's ranking kept
+  elsewhere): gated by its first two scores' gap ((s1 - s2) / s1, or the first and third's,
+  below 0.02-0.7) or by agreement (the plain list's first hit among the code's first one or
+  three). German: leave one round out 0.551 -> 0.550, 5-fold all dev 0.587 -> 0.580; English
+  0.729 -> 0.727 and 0.740 -> 0.737. The older rows' loss is not where the code is sure: a
+  gap below 0.02 keeps them at 0.704 but the blind rounds fall to 0.493. Did not carry.
 - With the sentence vectors on, neither second ranking carried: plain whoosh de 0.575 -> 0.566
   (leave one round out), en 0.780 -> 0.778; FTS5 de 0.575 -> 0.578, en 0.780 -> 0.788 (5-fold
   0.781 -> 0.779).
