@@ -61,6 +61,9 @@ MRR@10 / hit@3, code -> fused):
   three). German: leave one round out 0.551 -> 0.550, 5-fold all dev 0.587 -> 0.580; English
   0.729 -> 0.727 and 0.740 -> 0.737. The older rows' loss is not where the code is sure: a
   gap below 0.02 keeps them at 0.704 but the blind rounds fall to 0.493. Did not carry.
+- A German question's FTS5 ranking of its English reading as a third list, after the shipped
+  fusion (RRF w 0.1-1, k 5-60, N 5-40, or CombSUM w 0.1-0.5, N 5-20; session 23): leave one
+  round out 0.551 -> 0.544 (five rounds down), 5-fold 0.587 -> 0.587. Did not carry.
 - With the sentence vectors on, neither second ranking carried: plain whoosh de 0.575 -> 0.566
   (leave one round out), en 0.780 -> 0.778; FTS5 de 0.575 -> 0.578, en 0.780 -> 0.788 (5-fold
   0.781 -> 0.779).
