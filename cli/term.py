@@ -35,6 +35,7 @@ def labels() -> dict[str, str]:
         "senses": _("{word!r} has {count} senses"), "source": _("Source"),
         "sense": _("another sense of the word"), "player": _("players' word"),
         "fan": _("word of a fan translation"), "old_official": _("older official word"),
+        "literal": _("literal translation of the English name"),
         "evidence": _("German cards print"), "current_era": _("current"), "old_era": _("old"),
         "variant_era": _("variant"),
         "evidence_form": _("{form} ({era}, {cards} cards, {first}-{last}, e.g. {example})"),

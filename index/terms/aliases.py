@@ -25,7 +25,7 @@ from regelwerk.ingest.model.fold import compact
 FILE = "aliases.tsv"
 COLUMNS = ("word", "lang", "en", "kind", "status", "note")
 #: What an alias is. "sense": one more meaning of an ambiguous word.
-STATUSES = ("sense", "player", "fan", "old_official")
+STATUSES = ("sense", "player", "fan", "old_official", "literal")
 LANGS = ("de", "en")
 
 
