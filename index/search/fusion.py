@@ -64,6 +64,15 @@ MRR@10 / hit@3, code -> fused):
 - A German question's FTS5 ranking of its English reading as a third list, after the shipped
   fusion (RRF w 0.1-1, k 5-60, N 5-40, or CombSUM w 0.1-0.5, N 5-20; session 23): leave one
   round out 0.551 -> 0.544 (five rounds down), 5-fold 0.587 -> 0.587. Did not carry.
+- Document translation (McCarley 1999; session 23): each default-scope English unit rendered
+  as a bag of German lemmas, every English word (simplemma's lemma, the title twice) giving the
+  German lemmas the lexicon translates into it with their p (p >= 0.05-0.4), and a German
+  question's lemmas (function words out) ranked over the bags by BM25 (k1 1.2, b 0.75). Alone
+  it ranks the blind rounds' German questions 0.356 (the plain whoosh search of the English
+  reading 0.455). As a third list after the shipped fusion (CombSUM w 0.1-1, N 5-40, or RRF):
+  leave one round out 0.551 -> 0.558-0.563 (dev5 0.535 -> 0.512, dev6 level), 5-fold all dev
+  0.587 -> 0.590 with the older rows 0.675 -> 0.662-0.668; instead of the plain whoosh list
+  0.485 -> 0.528 (less than it). Too little for a table more at ingest: did not carry.
 - With the sentence vectors on, neither second ranking carried: plain whoosh de 0.575 -> 0.566
   (leave one round out), en 0.780 -> 0.778; FTS5 de 0.575 -> 0.578, en 0.780 -> 0.788 (5-fold
   0.781 -> 0.779).
