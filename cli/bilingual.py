@@ -7,6 +7,7 @@ interleaved paragraph by paragraph instead.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from regelwerk.cli.i18n import _
@@ -58,13 +59,15 @@ def pairs(en: dict[str, Any], de: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def render_both(con: Console, en: dict[str, Any], de: dict[str, Any]) -> None:
+def render_both(
+    con: Console, en: dict[str, Any], de: dict[str, Any], titles: Mapping[str, str] | None = None
+) -> None:
     """Two columns on a wide console, interleaved English/German paragraphs on a narrow one."""
     from rich.table import Table
     from rich.text import Text
 
     rows = pairs(en, de)
-    head_en, head_de = heading(en), heading(de)
+    head_en, head_de = heading(en, titles), heading(de, titles)
     if con.width >= SIDE_BY_SIDE_WIDTH:
         table = Table(show_edge=False, box=None, padding=(0, 2), expand=True)
         table.add_column(Text(head_en, style="bold"), ratio=1)
@@ -82,10 +85,12 @@ def render_both(con: Console, en: dict[str, Any], de: dict[str, Any]) -> None:
             con.print(Text(f"DE {right}", style="italic"))
 
 
-def heading(rule: dict[str, Any]) -> str:
-    """"702.22 Banding · Bündnisfähigkeit (2026-04-17)"."""
+def heading(rule: dict[str, Any], titles: Mapping[str, str] | None = None) -> str:
+    """"702.22 Banding · Bündnisfähigkeit (2026-04-17)"; an undated document by its title."""
+    from regelwerk.cli.notes import document_name
+
     title = titled(rule["title"], rule.get("names"), rule["language"])
-    return f"{rule['number']} {title} ({rule['version'] or rule['document']})"
+    return f"{rule['number']} {title} ({document_name(rule['document'], titles or {}, rule['version'])})"
 
 
 def gloss_line(glosses: list[dict[str, str]]) -> str:

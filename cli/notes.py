@@ -46,3 +46,20 @@ def in_words(note: Any, titles: Mapping[str, str] | None = None) -> Any:
         return note
     args = {k: said(v, titles) if isinstance(v, dict) else v for k, v in note.get("args", {}).items()}
     return {**note, "args": args}
+
+
+#: A document's title is cut here (a seed glossary's title lists ten keywords).
+TITLE_WIDTH = 52
+
+
+def document_name(doc_id: str, titles: Mapping[str, str], version: str | None = None) -> str:
+    """A document as a reader knows it: a release by its date, another by its title (`titles`:
+    id -> title, cut at `TITLE_WIDTH`), its id only where it has no title. Where a rule, a hit or
+    a term's table names its document: the seeds' ids ("rule-702-19-banding-de-en") are the
+    library's, not a reader's."""
+    if version:
+        return version
+    title = titles.get(doc_id)
+    if not title:
+        return doc_id
+    return title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1].rstrip(" ,") + "…"

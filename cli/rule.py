@@ -8,6 +8,7 @@ reader of English text gets its terms glossed; ``--lang both`` puts both texts s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -42,34 +43,43 @@ def rule(
         cited = Library().cite(" ".join(number), version=version, lang=lang)
         emit(cited, json_mode, lambda con: con.print(cited["citation"], markup=False))
         return
-    data = Library().rule(" ".join(number), version=version, lang=lang)
+    library = Library()
+    data = library.rule(" ".join(number), version=version, lang=lang)
 
     def render(con: Console) -> None:
+        # an undated document (a seed) is named by its title, read only then
+        shown = (data["rule"], data.get("translation"))
+        titles = library.titles() if any(r and not r["version"] for r in shown) else {}
         if lang == "both":
-            render_both_languages(con, data)
+            render_both_languages(con, data, titles)
         else:
-            render_rule(con, data["rule"])
+            render_rule(con, data["rule"], titles)
 
     emit(data, json_mode, lambda con: paged(con, render))
 
 
-def render_both_languages(con: Console, data: dict[str, Any]) -> None:
+def render_both_languages(
+    con: Console, data: dict[str, Any], titles: Mapping[str, str] | None = None
+) -> None:
     from regelwerk.cli.bilingual import render_both
 
     if data.get("translation") is None:
         con.print(_("No German text of this rule is ingested; the English text follows."), style="yellow")
-        render_rule(con, data["rule"])
+        render_rule(con, data["rule"], titles)
         return
-    render_both(con, data["rule"], data["translation"])
+    render_both(con, data["rule"], data["translation"], titles)
 
 
-def render_rule(con: Console, r: dict[str, Any]) -> None:
+def render_rule(con: Console, r: dict[str, Any], titles: Mapping[str, str] | None = None) -> None:
     """The rule, its notes, glosses, subrules, examples and references; the texts are data,
-    printed as styled parts (never markup), so "[quality]" in a rule stays as it is."""
+    printed as styled parts (never markup), so "[quality]" in a rule stays as it is. Its
+    document by its date or title (`titles`: id -> title; `notes.document_name`)."""
     from regelwerk.cli.bilingual import gloss_line, titled
     from regelwerk.cli.i18n import messages_or_notes
+    from regelwerk.cli.notes import document_name
 
-    where = ", ".join(x for x in (r["version"] or r["document"], r["language"]) if x)
+    shown = document_name(r["document"], titles or {}, r["version"])
+    where = ", ".join(x for x in (shown, r["language"]) if x)
     title = titled(r["title"], r.get("names"), r["language"])
     styled(con, (f"{r['number']} {title}", "bold"), "  ", (f"({where})", "dim"))
     for note in messages_or_notes(r):

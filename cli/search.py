@@ -7,6 +7,7 @@ imported inside that call, and nowhere on the ``rule`` path.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -48,10 +49,12 @@ def search(
         found = Library().search_cards(text, limit=limit)
         emit(found, json_mode, lambda con: render_card_hits(con, found["cards"]))
         return
-    data = Library().search(text, lang=lang, limit=limit, version=version, all_versions=all_versions)
+    library = Library()
+    data = library.search(text, lang=lang, limit=limit, version=version, all_versions=all_versions)
 
     def render(con: Console) -> None:
-        render_hits(con, data)
+        # an undated document (a seed) is named by its title, read only then
+        render_hits(con, data, library.titles() if any(not h["version"] for h in data["hits"]) else {})
         if data.get("cards"):
             from regelwerk.cli.card import render_named_cards
 
@@ -60,7 +63,7 @@ def search(
     emit(data, json_mode, render)
 
 
-def render_hits(con: Console, data: dict[str, Any]) -> None:
+def render_hits(con: Console, data: dict[str, Any], titles: Mapping[str, str] | None = None) -> None:
     """Hits grouped by their rule (702.15 with its matching subrules beneath), each rule
     titled in both languages where the term tables know it ("Lifelink · Lebensverknüpfung").
 
@@ -69,6 +72,7 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
     each line its subrule's number of today, in the same colour."""
     from regelwerk.cli.bilingual import titled
     from regelwerk.cli.i18n import messages_or_notes
+    from regelwerk.cli.notes import document_name
 
     for note in messages_or_notes(data):
         styled(con, (note, "yellow"))
@@ -86,7 +90,8 @@ def render_hits(con: Console, data: dict[str, Any]) -> None:
             title = titled(head["title"], head.get("names"), head["language"])
         current = _rule_of(head["current"]) if head["current"] else None
         today = _("today {number}").format(number=current) if current and current != rule else ""
-        where = ", ".join(x for x in (head["version"] or head["document"], head["language"]) if x)
+        shown = document_name(head["document"], titles or {}, head["version"])
+        where = ", ".join(x for x in (shown, head["language"]) if x)
         # no label (an unnumbered paragraph's head): no space before its title
         styled(con, (label, "bold"), f" {title}" if title and label else title, "  ", (f"({where})", "dim"),
                *(("  ", (today, "cyan")) if today else ()))

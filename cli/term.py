@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from regelwerk.cli.i18n import _
+from regelwerk.cli.notes import document_name
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options, styled
 from regelwerk.ingest.model.message import N_, msg
@@ -108,21 +109,6 @@ def render_list(con: Console, terms: list[dict[str, Any]], t: dict[str, str]) ->
             german += f" ({t['old']}: {', '.join(row['de_old'])})"
         table.add_row(row["en"], german, t.get(row["kind"], row["kind"]), row["number"] or "")
     con.print(table)
-
-
-#: A document's title is cut here in a table column (a seed glossary's title lists ten keywords).
-TITLE_WIDTH = 52
-
-
-def document_name(doc_id: str, titles: Mapping[str, str], version: str | None = None) -> str:
-    """A document as a reader knows it: a release by its date, another by its title (`titles`:
-    id -> title, cut at `TITLE_WIDTH`), its id only where it has no title."""
-    if version:
-        return version
-    title = titles.get(doc_id)
-    if not title:
-        return doc_id
-    return title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1].rstrip(" ,") + "…"
 
 
 def render_matches(

@@ -164,6 +164,22 @@ def test_rule_under_its_old_number_is_said_once_in_words() -> None:
     assert args["where"]["args"]["document"] == "rule-702-19-banding-de-en"
 
 
+def test_a_seeds_rule_and_hits_name_it_by_its_title() -> None:
+    """On the embedded seeds a heading names its document as a reader knows it: the seed's
+    title (a release by its date), not the library's id; ``--json`` keeps the id."""
+    for args, title in ((["rule", "702.22", "--lang", "de"], "(Bündnisfähigkeit / Banding, de)"),
+                        (["rule", "702.19", "--lang", "both"], "(Bündnisfähigkeit / Banding)"),
+                        (["search", "Bündnis Schaden verteilen"],
+                         "(Comprehensive Rules (excerpt without rule numbers), en)")):
+        shown = " ".join(runner.invoke(app, args).output.split())
+        assert title in shown, (args, shown[:300])
+        assert "rule-702-19-banding-de-en" not in shown and "cr-excerpt-" not in shown, args
+    rule = " ".join(runner.invoke(app, ["rule", "702.22", "--lang", "de"]).output.split())
+    assert rule.startswith("702.19 Bündnisfähigkeit · Banding (Bündnisfähigkeit / Banding, de)")
+    data = json.loads(runner.invoke(app, ["rule", "702.22", "--lang", "de", "--json"]).output)
+    assert data["rule"]["document"] == "rule-702-19-banding-de-en"
+
+
 @NEEDS_SHARED
 def test_cite_a_cr_subrule(cr_library: Any) -> None:
     result = runner.invoke(app, ["rule", "702.19b", "--cite"])

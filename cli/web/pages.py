@@ -287,7 +287,8 @@ def _rule_view(backend: Site, number: str, version: str | None) -> dict[str, Any
         "main": en or de,
         "name": name,
         "releases": _releases(backend, (en or de or {}).get("number") or number),
-        "titles": _titles(backend) if any(r and r["notes"] for r in (en, de)) else {},
+        # notes and an undated document (a seed) name a document by its title
+        "titles": _titles(backend) if any(r and (r["notes"] or not r["version"]) for r in (en, de)) else {},
     }
 
 
