@@ -362,6 +362,7 @@ def test_a_seeds_numbers_link_to_its_rule_and_its_notes_speak_in_words(banding_c
     assert '<a class="ref" href="/rule/702.22">702.19</a> in dem undatierten Text „Bündnisfähigkeit' in notes
     assert 'href="/rule/702.19">702.19</a> Trample' in notes  # today's 702.19 is Trample
     assert "rule-702-19-banding-de-en" not in notes and "'de'" not in notes and "&#39;de&#39;" not in notes
+    assert "<title>702.22 Banding / Bündnisfähigkeit · regelwerk</title>" in rule  # the tab in both languages
     metas = [m.partition("</p>")[0] for m in rule.split('<p class="meta">')[1:]]
     assert metas[0] == "2021-01-01"  # a release by its date, the German seed's column by its title
     assert metas[1].startswith("ohne Datum · Bündnisfähigkeit / Banding · heute"), metas
