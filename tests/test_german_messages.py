@@ -56,8 +56,9 @@ def _de(*args: str) -> Any:
          "Fehler: 'xyzzyq' ist keine Regelnummer; erwartet: eine Regelnummer wie '702.22'",
          "'xyzzyq' is not a rule number; expected a rule number such as '702.22'"),
         (["rule", "702.19", "--version", "1999-01-01"],
-         "Fehler: kein eingelesenes Dokument hat die Fassung '1999-01-01'; Fassungen: ",
-         "no ingested document has version '1999-01-01'; versions: "),
+         "Fehler: kein eingelesenes Dokument hat die Fassung '1999-01-01': keine datierte Fassung ist "
+         "eingelesen",
+         "no ingested document has version '1999-01-01': no dated release is ingested"),
         (["term", "qqqqzz"], "Fehler: kein Schlüsselwort und keine Karte passt zu 'qqqqzz'",
          "no keyword or card matches 'qqqqzz'"),
         (["card", "Tatzelwurm"],
@@ -156,8 +157,11 @@ def test_errors_carry_their_message_for_translation() -> None:
     assert error.message is not None and error.message.to_dict()["args"]["given"] == "x"
     i18n.use("de")
     try:
+        assert i18n.error(UnknownVersion("1999", ["2026-04-17"])) == (
+            "kein eingelesenes Dokument hat die Fassung '1999'; Fassungen: 2026-04-17")
         assert i18n.error(UnknownVersion("1999", [])) == (
-            "kein eingelesenes Dokument hat die Fassung '1999'; Fassungen: keine")
+            "kein eingelesenes Dokument hat die Fassung '1999': keine datierte Fassung ist eingelesen (die "
+            "mitgelieferten Texte haben kein Datum); versuche: regelwerk ingest DATEI")
         assert i18n.error(ValueError("plain")) == "plain"
     finally:
         i18n.use("en")

@@ -65,8 +65,13 @@ class UnknownVersion(NotFound):
     """A --version that no ingested document has (rule lookup and search both refuse it)."""
 
     def __init__(self, version: str, known: list[str]) -> None:
+        if not known:  # the embedded seeds alone: no dated release to choose from
+            super().__init__(msg(N_("no ingested document has version {version!r}: no dated release is "
+                                    "ingested (the embedded texts have no dates); "
+                                    "try: regelwerk ingest FILE"), version=version))
+            return
         super().__init__(msg(N_("no ingested document has version {version!r}; versions: {known}"),
-                             version=version, known=", ".join(known) or msg(N_("none"))))
+                             version=version, known=", ".join(known)))
 
 
 class UnknownKeyword(NotFound):
