@@ -69,6 +69,10 @@ MRR@10 / hit@3, code -> fused):
 - A German question's FTS5 ranking of its English reading as a third list, after the shipped
   fusion (RRF w 0.1-1, k 5-60, N 5-40, or CombSUM w 0.1-0.5, N 5-20; session 23): leave one
   round out 0.551 -> 0.544 (five rounds down), 5-fold 0.587 -> 0.587. Did not carry.
+- Other readings for the plain search (session 23): the step's lemmas within a quarter of its
+  best, or its best alone, instead of half: alone 0.462 -> 0.466, fused within noise (leave one
+  round out 0.548 -> 0.553 / 0.554, the shipped w 0.5, N 5 0.551 -> 0.551 / 0.549); each lemma
+  boosted by its weight: alone 0.379, fused 0.529-0.534. The reading stays as it is.
 - Document translation (McCarley 1999; session 23): each default-scope English unit rendered
   as a bag of German lemmas, every English word (simplemma's lemma, the title twice) giving the
   German lemmas the lexicon translates into it with their p (p >= 0.05-0.4), and a German
