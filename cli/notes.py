@@ -10,7 +10,7 @@ the ids and codes in ``messages``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from regelwerk.index.facade import rule_messages
@@ -63,3 +63,24 @@ def document_name(doc_id: str, titles: Mapping[str, str], version: str | None = 
     if not title:
         return doc_id
     return title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1].rstrip(" ,") + "…"
+
+
+# -- a term's words and evidence, as `term` and the web's term page say them ---------------------
+#: Whose word an alias is (``aliases.tsv``'s status): "Spielfeld: players' word".
+ALIAS_STATUS = {
+    "sense": N_("another sense of the word"), "player": N_("players' word"),
+    "fan": N_("word of a fan translation"), "old_official": N_("older official word"),
+    "literal": N_("literal translation of the English name"),
+}
+#: A German form the cards print for a term (``evidence.tsv``): its era and how it is shown.
+EVIDENCE_ERA = {"current": N_("current"), "old": N_("old"), "variant": N_("variant")}
+EVIDENCE_FORM = N_("{form} ({era}, {cards} cards, {first}-{last}, e.g. {example})")
+
+
+def evidence_forms(evidence: list[dict[str, Any]], gettext: Callable[[str], str]) -> str:
+    """A term's card evidence in one line, in the language of `gettext`."""
+    return "; ".join(
+        gettext(EVIDENCE_FORM).format(form=e["de"], era=gettext(EVIDENCE_ERA[e["era"]]), cards=e["cards"],
+                                      first=e["first_year"], last=e["last_year"], example=e["example"])
+        for e in evidence
+    )

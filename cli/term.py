@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from regelwerk.cli.i18n import _
-from regelwerk.cli.notes import document_name
+from regelwerk.cli.notes import ALIAS_STATUS, document_name, evidence_forms
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options, styled
 from regelwerk.ingest.model.message import N_, msg
@@ -34,12 +34,8 @@ def labels() -> dict[str, str]:
         "keyword_ability": _("keyword ability"), "keyword_action": _("keyword action"),
         "ability_word": _("ability word"), "core": _("game term"),
         "senses": _("{word!r} has {count} senses"), "source": _("Source"),
-        "sense": _("another sense of the word"), "player": _("players' word"),
-        "fan": _("word of a fan translation"), "old_official": _("older official word"),
-        "literal": _("literal translation of the English name"),
-        "evidence": _("German cards print"), "current_era": _("current"), "old_era": _("old"),
-        "variant_era": _("variant"),
-        "evidence_form": _("{form} ({era}, {cards} cards, {first}-{last}, e.g. {example})"),
+        "evidence": _("German cards print"),
+        **{status: _(label) for status, label in ALIAS_STATUS.items()},
     }
 
 
@@ -179,12 +175,7 @@ def _render_one(con: Console, m: dict[str, Any], t: dict[str, str], titles: Mapp
     if m["number"]:
         line(f"  {t['current']}: {m['number']}")
     if m.get("evidence"):
-        forms = [
-            t["evidence_form"].format(form=e["de"], era=t[e["era"] + "_era"], cards=e["cards"],
-                                      first=e["first_year"], last=e["last_year"], example=e["example"])
-            for e in m["evidence"]
-        ]
-        line(f"  {t['evidence']}: " + "; ".join(forms))
+        line(f"  {t['evidence']}: " + evidence_forms(m["evidence"], _))
     if m["documents"]:
         from rich.markup import escape
         from rich.table import Table

@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 
 from regelwerk.cli.history import CHANGE_WORDS
 from regelwerk.cli.i18n import catalog, messages_or_notes
-from regelwerk.cli.notes import said
+from regelwerk.cli.notes import ALIAS_STATUS, evidence_forms, said
 from regelwerk.cli.web.backend import Backend
 from regelwerk.cli.web.render import code, highlight, linkify, rule_url, upper_first, word_diff
 from regelwerk.index.facade import BAD_SECTION, NO_GERMAN_RULES, rule_messages
@@ -247,6 +247,9 @@ class Site:
                   "rule_notes": lambda data, titles: rule_notes(data, lang, titles),
                   "kind_label": lambda kind: t.gettext(KINDS[kind]) if kind in KINDS else kind,
                   "how_label": lambda how: t.gettext(LINKED_BY[how]) if how in LINKED_BY else how,
+                  "alias_label": lambda status: t.gettext(ALIAS_STATUS[status])
+                  if status in ALIAS_STATUS else status,
+                  "evidence_forms": lambda evidence: evidence_forms(evidence, t.gettext),
                   "change_label": lambda change: t.gettext(CHANGE_WORDS[change])
                   if change in CHANGE_WORDS else change,
                   "ui": lang, "other": "en" if lang == "de" else "de", "here": here}

@@ -298,6 +298,22 @@ def test_term_page_labels_are_words_not_internal_names(client: TestClient) -> No
     assert '<span class="badge">keyword ability</span>' in english and "<td>its own heading</td>" in english
 
 
+def test_term_page_says_whose_word_and_what_the_cards_print(client: TestClient) -> None:
+    """As ``term`` does on the command line: a word people say is named with whose word it is,
+    and a term with the German forms its cards print, in the page's language."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    page = client.get("/term?q=Ergebenheit").text
+    alias = page.partition('<p class="note" id="alias">')[2].partition("</p>")[0]
+    assert alias.startswith("Ergebenheit: wörtliche Übersetzung des englischen Namens ("), alias
+    evidence = page.partition('<dd id="evidence">')[2].partition("</dd>")[0]
+    assert evidence.startswith("Hingabe (aktuell, 58 Karten, 2013–2021, z. B. Gray Merchant"), evidence
+    client.cookies.clear()
+    english = client.get("/term?q=Spielfeld").text
+    assert '<p class="note" id="alias">Spielfeld: players&#39; word (' in english
+    assert "alias" not in client.get("/term?q=Flying").text.partition("<article")[2].partition("<h1>")[0]
+
+
 def test_backticked_commands_are_code(client: TestClient) -> None:
     client.cookies.clear()
     client.cookies.set("ui", "de")
