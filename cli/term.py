@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from regelwerk.cli.i18n import _
-from regelwerk.cli.notes import ALIAS_STATUS, document_name, evidence_forms
 from regelwerk.cli.options import JsonOption, LangOption
 from regelwerk.cli.output import FREE_TEXT, emit, reject_unknown_options, styled
 from regelwerk.ingest.model.message import N_, msg
@@ -22,6 +21,8 @@ if TYPE_CHECKING:
 
 def labels() -> dict[str, str]:
     """The labels of ``term`` output in the interface language (``cli/locale``)."""
+    from regelwerk.cli.notes import ALIAS_STATUS  # imported when used: it reads the facade
+
     return {
         "en": _("English"), "de": _("German"), "variants": _("German variants"), "old": _("Older German"),
         "kind": _("Kind"), "rules": _("Rules"),
@@ -81,6 +82,8 @@ def term(
     t = labels()
 
     def render(con: Console) -> None:
+        from regelwerk.cli.notes import document_name
+
         named = data["eras"] or any(m.get("documents") for m in data["matches"])
         titles = library.titles() if named else {}
         render_matches(con, data["matches"], t, titles)
@@ -146,6 +149,7 @@ def _rules_line(rules: dict[str, str]) -> str:
 def _render_one(con: Console, m: dict[str, Any], t: dict[str, str], titles: Mapping[str, str]) -> None:
     """Rules text is full of "[cost]" and "[quality]", which rich would eat as markup: every
     piece of data is printed with markup off, as styled parts or escaped."""
+    from regelwerk.cli.notes import document_name, evidence_forms
 
     def line(text: str) -> None:
         con.print(text, markup=False, highlight=False)
