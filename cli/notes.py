@@ -84,3 +84,16 @@ def evidence_forms(evidence: list[dict[str, Any]], gettext: Callable[[str], str]
                                       first=e["first_year"], last=e["last_year"], example=e["example"])
         for e in evidence
     )
+
+
+def senses(matches: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str | None]:
+    """A ``term`` payload's matches as (shown in full, listed, the word said to be ambiguous):
+    the best match in full, or every exact sense of an ambiguous word ("counter": Counter and
+    Counters, the word named as its alias says it); the rest as a ranked list."""
+    if not matches:
+        return [], [], None
+    full = [m for m in matches if m["score"] >= 100 and m["match"] in ("exact", "sense")] or matches[:1]
+    rest = [m for m in matches if m not in full]
+    if len(full) == 1:
+        return full, rest, None
+    return full, rest, next((m["alias"]["word"] for m in full if m.get("alias")), full[0]["matched"])

@@ -113,16 +113,16 @@ def render_list(con: Console, terms: list[dict[str, Any]], t: dict[str, str]) ->
 def render_matches(
     con: Console, matches: list[dict[str, Any]], t: dict[str, str], titles: Mapping[str, str] | None = None
 ) -> None:
-    """The best match in full, the others as a ranked list; documents by their titles (`titles`)."""
-    # an ambiguous word: every exact sense in full ("counter": Counter and Counters)
-    full = [m for m in matches if m["score"] >= 100 and m["match"] in ("exact", "sense")] or matches[:1]
-    rest = [m for m in matches if m not in full]
+    """The best match in full (an ambiguous word's every sense: `notes.senses`), the others as a
+    ranked list; documents by their titles (`titles`)."""
+    from regelwerk.cli.notes import senses
+
+    full, rest, ambiguous = senses(matches)
     if full[0]["match"] == "fuzzy":
         best = full[0]
         con.print(f"{t['fuzzy']}: {best['matched']} ({best['score']:g})", style="dim", markup=False)
-    if len(full) > 1:
-        said = next((m["alias"]["word"] for m in full if m.get("alias")), full[0]["matched"])
-        con.print(t["senses"].format(word=said, count=len(full)), style="dim", markup=False)
+    if ambiguous:
+        con.print(t["senses"].format(word=ambiguous, count=len(full)), style="dim", markup=False)
     for m in full:
         _render_one(con, m, t, titles or {})
     if rest:

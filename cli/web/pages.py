@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from regelwerk.cli.history import CHANGE_COUNTS
 from regelwerk.cli.i18n import N_, error
+from regelwerk.cli.notes import senses
 from regelwerk.cli.web.site import (
     MAX_QUERY,
     UI_COOKIE,
@@ -197,7 +198,9 @@ def term_page(request: Request, q: PageQuery = "") -> Response:
     s = site(request)
     data = s.call("term", q, lang=ui_lang(request), limit=10) if q.strip() else None
     named = data is not None and any(m.get("documents") for m in data["matches"])
-    return s.page(request, "term.html", q=q, data=data, titles=s.call("titles") if named else {})
+    full, rest, ambiguous = senses(data["matches"]) if data else ([], [], None)
+    return s.page(request, "term.html", q=q, data=data, full=full, rest=rest, ambiguous=ambiguous,
+                  titles=s.call("titles") if named else {})
 
 
 @router.get("/card")

@@ -304,14 +304,27 @@ def test_term_page_says_whose_word_and_what_the_cards_print(client: TestClient) 
     client.cookies.clear()
     client.cookies.set("ui", "de")
     page = client.get("/term?q=Ergebenheit").text
-    alias = page.partition('<p class="note" id="alias">')[2].partition("</p>")[0]
+    alias = page.partition('<p class="note alias">')[2].partition("</p>")[0]
     assert alias.startswith("Ergebenheit: wörtliche Übersetzung des englischen Namens ("), alias
-    evidence = page.partition('<dd id="evidence">')[2].partition("</dd>")[0]
+    evidence = page.partition('<dd class="evidence">')[2].partition("</dd>")[0]
     assert evidence.startswith("Hingabe (aktuell, 58 Karten, 2013–2021, z. B. Gray Merchant"), evidence
     client.cookies.clear()
     english = client.get("/term?q=Spielfeld").text
-    assert '<p class="note" id="alias">Spielfeld: players&#39; word (' in english
+    assert '<p class="note alias">Spielfeld: players&#39; word (' in english
     assert "alias" not in client.get("/term?q=Flying").text.partition("<article")[2].partition("<h1>")[0]
+
+
+def test_term_page_shows_every_sense_of_an_ambiguous_word(client: TestClient) -> None:
+    """"counter" is Counter (neutralisieren, 701.6) and Counters (Marke, 122): both in full, as
+    ``term counter`` shows them, not one with the other under "Other matches"."""
+    client.cookies.clear()
+    client.cookies.set("ui", "de")
+    page = client.get("/term?q=counter").text
+    assert '<p class="note" id="senses">&#39;counter&#39; hat 2 Bedeutungen</p>' in page
+    heads = [a.partition("</h1>")[0] for a in page.split('<article class="term">')[1:]]
+    assert len(heads) == 2, heads
+    assert "Counter</span>" in heads[0] + heads[1] and "Counters</span>" in heads[0] + heads[1]
+    assert "Bedeutungen" not in client.get("/term?q=Flying").text
 
 
 def test_backticked_commands_are_code(client: TestClient) -> None:
