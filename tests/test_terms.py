@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -178,6 +179,29 @@ def test_seed_german_names_occur_in_a_seed() -> None:
     seeds = fold("\n".join(p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))))
     missing = [(r.en, r.de) for r in ALL if r.source == "seed" and fold(r.de) not in seeds]
     assert not missing
+
+
+#: A note's claim that the German printings of ``cards/mtgjson`` print a form (session 24's cells).
+_PRINTED_CLAIM = re.compile(r"confirmed: German cards in cards/mtgjson print '([^']+)'")
+
+
+@pytest.mark.skipif(not (CARDS / "mtgjson").exists(), reason="../shared MTGJSON set files not available")
+def test_cells_confirmed_by_the_mtgjson_printings_are_printed_there() -> None:
+    """A "confirmed: German cards in cards/mtgjson print 'X'" note is checked, not trusted: X is
+    in a German card text there, and the cell is X or a form of the same word (Clash
+    "befehden" for "Befehde dich mit einem Gegner", Champion "beschützen" for "Beschütze")."""
+    claims = [(r, m.group(1)) for r in ALL if (m := _PRINTED_CLAIM.search(r.note))]
+    assert len(claims) >= 60
+    cards = load_cards(CARDS / "mtgjson")
+    texts = [fold(c.text_de + " " + c.type_de) for c in cards]
+    unprinted = [(r.en, form) for r, form in claims if not any(fold(form) in t for t in texts)]
+    assert not unprinted
+    unrelated = [
+        (r.en, r.de, form)
+        for r, form in claims
+        if not any(fold(name)[:4] in fold(form) for name in r.german_names)
+    ]
+    assert not unrelated
 
 
 @needs_cards
