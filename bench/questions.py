@@ -10,8 +10,8 @@ the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--s
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
 ``--split fresh4``, ``--split fresh5``, ``--split fresh6``, ``--split fresh7``, ``--split fresh8``,
 ``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``
-and ``--split fresh15`` for the third to fifteenth (``fresh2.tsv`` to ``fresh13.tsv``,
-``fresh15.tsv``); the dev split also reads the
+``--split fresh15`` and ``--split fresh16`` for the third to sixteenth (``fresh2.tsv`` to
+``fresh13.tsv``, ``fresh15.tsv``, ``fresh16.tsv``); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
 (``dev2.tsv``), the third's (``dev3.tsv``), the fourth's (``dev4.tsv``), the fifth's
 (``dev5.tsv``), the sixth's (``dev6.tsv``), the seventh's (``dev7.tsv``), the eighth's
@@ -107,11 +107,16 @@ FRESH13 = QUESTIONS.with_name("fresh13.tsv")
 #: its start and its end; its answers are rules no earlier question set expects (the dev rounds
 #: to ``dev9.tsv`` and ``fresh13.tsv`` included), nor their parent or subrule.
 FRESH15 = QUESTIONS.with_name("fresh15.tsv")
+#: The sixteenth held-out set (``split`` = ``fresh16``): written by a helper in the twenty-fourth
+#: session once ``fresh15.tsv`` had been scored and added, kept outside the repository until that
+#: session's end, scored when it was finished and at the end; its answers are rules no earlier
+#: question set expects (``fresh15.tsv`` included), nor their parent or subrule.
+FRESH16 = QUESTIONS.with_name("fresh16.tsv")
 #: The held-out files by split name.
 HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
             "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8,
             "fresh9": FRESH9, "fresh10": FRESH10, "fresh11": FRESH11, "fresh12": FRESH12,
-            "fresh13": FRESH13, "fresh15": FRESH15}
+            "fresh13": FRESH13, "fresh15": FRESH15, "fresh16": FRESH16}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -185,8 +190,8 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     (`PLAYERS`), the German ones (`GERMAN`), the second to ninth rounds' (`DEV2`, `DEV3`,
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`), ``held`` ``questions.tsv`` alone, ``players``,
     ``german``, ``dev2`` to ``dev9`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
-    held-out file (`FRESH`) and ``fresh2`` to ``fresh13`` and ``fresh15`` the third to fifteenth ones
-    (`HELD_OUT`).
+    held-out file (`FRESH`) and ``fresh2`` to ``fresh13``, ``fresh15`` and ``fresh16`` the third to
+    sixteenth ones (`HELD_OUT`).
     """
     if path is None:
         if split in HELD_OUT:
