@@ -9,7 +9,7 @@ root (needs ../shared) for hit@1, hit@3 and MRR@10 per language and category, re
 the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--split fresh`` for
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
 ``--split fresh4``, ``--split fresh5``, ``--split fresh6``, ``--split fresh7``, ``--split fresh8``,
-``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``
+``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``,
 ``--split fresh15`` and ``--split fresh16`` for the third to sixteenth (``fresh2.tsv`` to
 ``fresh13.tsv``, ``fresh15.tsv``, ``fresh16.tsv``); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
