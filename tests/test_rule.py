@@ -178,6 +178,16 @@ def test_german_reader_gets_english_text_glossed(full: Corpus) -> None:
     assert view.to_dict()["names"] == {"en": "Deathtouch", "de": "Todesberührung"}
 
 
+@NEEDS_SHARED
+def test_german_reader_naming_a_term_gets_english_text_glossed(full: Corpus) -> None:
+    """A term names its rule as a number does, and falls back the same way: 'rule
+    Lebensverknüpfung --lang de' gave an error where 'rule 702.15 --lang de' gave the English text."""
+    view = lookup(full, "Lebensverknüpfung", lang="de")
+    assert (view.number, view.language) == ("702.15", "en")
+    assert any(n.startswith("702.15 has no German text") for n in view.notes)
+    assert ("Lifelink", "Lebensverknüpfung") in view.glosses
+
+
 def test_old_number_says_what_it_means_today(seeds_only: Corpus) -> None:
     view = lookup(seeds_only, "702.19", lang="de")
     assert view.notes == ("702.19 in 'rule-702-19-banding-de-en' (de+en) is Bündnisfähigkeit (Banding), "

@@ -436,30 +436,26 @@ def lookup(
         rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (number,))]
         # a term names today's rule: in an older release it may have another number
         chosen = None if by_term else _choose(rows, docs, version, lang)
-        if chosen is None and by_term:
+        moved: list[sqlite3.Row] = []
+        if chosen is None:
             moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
             chosen = _choose(moved, docs, version, lang)
-            if chosen is None:
-                raise _unknown(con, number, version, lang)
-            rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (chosen["number"],))]
-        elif chosen is None:
-            moved = [r for r in con.execute("SELECT * FROM sections WHERE current = ?", (number,))]
-            chosen = _choose(moved, docs, version, lang)
-            if chosen is not None:
+            if chosen is not None and not by_term:
                 notes.append(_moved_note(con, number, chosen, docs[chosen["doc"]], _scope_msg(version, lang)))
                 return _view(con, chosen, docs, rows, notes, moved=True)
-            elif lang == "de":  # never a dead end: the English text, its terms glossed in German
-                chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
-                if chosen is None:
-                    raise _unknown(con, number, version, lang)
+        if chosen is None and lang == "de":  # never a dead end: the English text, its terms glossed in German
+            chosen = _choose(rows, docs, version, "en") or _choose(moved, docs, version, "en")
+            if chosen is not None:
                 gloss = True
                 notes.append(msg(
                     N_("{number} has no German text in any ingested document; the English text of "
                        "{where} follows, with the German names of its terms."),
                     number=number, where=_where_msg(docs[chosen["doc"]]),
                 ))
-            else:
-                raise _unknown(con, number, version, lang)
+        if chosen is None:
+            raise _unknown(con, number, version, lang)
+        if by_term:  # the rows of the number the chosen release gives the rule
+            rows = [r for r in con.execute("SELECT * FROM sections WHERE number = ?", (chosen["number"],))]
         return _view(con, chosen, docs, rows, notes, gloss=gloss)
     finally:
         con.close()
