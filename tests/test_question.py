@@ -72,6 +72,16 @@ def test_compounds_split_against_the_lexicon(lex: Lexicon) -> None:
     assert lex.split("Bibliothek") == ()  # known whole: not split
 
 
+def test_a_compound_head_may_drop_its_final_e(lex: Lexicon) -> None:
+    # "Farb-paar", "Münz-werfen": the first part is "Farbe", "Münze" without its e
+    assert lex.split("Farbpaar") == ("farbe", "paar")
+    assert lex.split("Münzwerfen") == ("munze", "werfen")
+    # a last part keeps its e ("zugleich" is no "Zug-Leiche"), and a head without its e
+    # before a part that starts with e is a participle ("dröhnende": no "Drohne-Ende")
+    assert lex.split("zugleich") == ()
+    assert lex.split("Dröhnende") == ()
+
+
 @pytest.mark.parametrize(
     ("query", "lang"),
     [

@@ -146,27 +146,39 @@ class Lexicon:
         best: list[str] | None = None
         for cut in range(len(rest) - MIN_PART, MIN_PART - 1, -1):
             head = rest[:cut]
-            if not self._part(head):
+            if not self._part(head, True):
                 continue
+            # a head read with its dropped e before a part that starts with e is a participle
+            # ("Dröhn-ende": dröhnend, no "Drohne")
+            elided = self._key(head, True) != self._key(head)
             for link in LINKS:
                 if not rest[cut:].startswith(link) or len(rest) - cut - len(link) < MIN_PART:
                     continue
+                if elided and rest[cut + len(link)] == "e":
+                    continue
                 tail = self._split(rest[cut + len(link) :], depth + 1)
                 if tail and (best is None or len(tail) + 1 < len(best)):
-                    best = [self._key(head), *tail]
+                    best = [self._key(head, True), *tail]
             if best is not None and len(best) == 2:
                 break
         return best
 
-    def _part(self, word: str) -> bool:
+    def _part(self, word: str, head: bool = False) -> bool:
         """Can `word` be a compound's part? Not a function word the lexicon translates for
         questions ("nach": after, "zwischen": between): "Nachziehen" is no "after draw"."""
-        return len(word) >= MIN_PART and word not in _STOPS and bool(self.translations(self._key(word)))
+        return len(word) >= MIN_PART and word not in _STOPS and bool(self.translations(self._key(word, head)))
 
-    def _key(self, part: str) -> str:
+    def _key(self, part: str, head: bool = False) -> str:
         """A compound part's entry: the part itself if the lexicon translates it ("kampf":
-        combat), else its lemma (a verb stem's lemma would read "kampf" as "kämpfen": fight)."""
-        return part if self.translations(part) else self.lemma(part)
+        combat), else its lemma (a verb stem's lemma would read "kampf" as "kämpfen": fight);
+        a `head` (a part before another) may also be a noun that drops its final e there
+        ("Farb-paar": farbe), a last part never ("zug-leich" is no "leiche")."""
+        if self.translations(part):
+            return part
+        lemma = self.lemma(part)
+        if head and not self.translations(lemma) and self.translations(part + "e"):
+            return part + "e"
+        return lemma
 
     def correct(self, word: str) -> str | None:
         """The German form the lexicon knows that `word` is a typo of, or None.
