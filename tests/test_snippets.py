@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from regelwerk.index.search.snippets import HIGHLIGHT, snippet
+from regelwerk.index.search.snippets import HIGHLIGHT, SENTENCE_BACK, snippet
 
 WORDS = ["trample", "damage", "the", "creature", "blocking", "assigns", "its", "player"]
 
@@ -24,18 +24,44 @@ def _densest(text: str, wanted: set[str], width: int) -> int:
     return counts.index(max(counts))
 
 
-def test_the_window_is_the_first_densest_one() -> None:
+def _sentence_start(words: list[str], i: int) -> int:
+    """The first word of word `i`'s sentence if at most SENTENCE_BACK words back, else `i`
+    (words as written, a sentence's last one ending in '.')."""
+    for j in range(i, max(0, i - SENTENCE_BACK) - 1, -1):
+        if j == 0 or words[j - 1].endswith("."):
+            return j
+    return i
+
+
+def test_the_window_is_the_first_densest_one_from_its_sentence_start() -> None:
+    """The densest window's words, and before them those of its first sentence up to
+    SENTENCE_BACK words back; all the window's marked words stay in."""
     rng = random.Random(5)
-    for _ in range(300):
-        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 90)))
+    for _ in range(400):
+        words = [rng.choice(WORDS) + ("." if rng.random() < 0.1 else "") for _ in range(rng.randint(1, 90))]
+        text = " ".join(words)
         wanted = set(rng.sample(["trample", "damage", "creature", "player"], rng.randint(1, 2)))
         width = rng.choice((4, 8, 32))
         got = snippet(text, "en", wanted, _analyze, width=width)
-        start = _densest(text, wanted, width)
-        first = re.findall(r"\w+", text)[start]
+        densest = _densest(text, wanted, width)
+        start = _sentence_start(words, densest)
         body = got.removeprefix("…").replace(HIGHLIGHT[0], "").replace(HIGHLIGHT[1], "")
-        assert body.split()[0] == first and got.startswith("…") == (start > 0)
-        assert len(re.findall(r"\w+", body)) == min(width, len(re.findall(r"\w+", text)))
+        assert body.split()[0] == words[start] and got.startswith("…") == (start > 0)
+        assert len(re.findall(r"\w+", body)) == min(densest + width, len(words)) - start
+
+
+def test_a_snippet_opens_with_its_sentence() -> None:
+    """307.5's densest window once began "…could «cast». Effects that…": the sentence the
+    window opens in is near, so the snippet starts with it."""
+    text = (
+        "It means only that the player must have priority. The player doesn't need to have a"
+        " sorcery card they could cast. Effects that would preclude that player from casting a"
+        " sorcery spell don't affect the player's capability to perform that action."
+    )
+    got = snippet(text, "en", {"cast", "casting", "sorcery"}, _analyze, width=22)
+    assert got.startswith("…The player doesn't need to have a «sorcery» card they could «cast». Effects")
+    far = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen damage"
+    assert snippet(far, "en", {"damage"}, _analyze, width=2) == "…fourteen «damage»"
 
 
 def test_marks_follow_the_analyzer() -> None:
@@ -90,10 +116,10 @@ def test_a_german_rules_opening_quote_mark_is_kept() -> None:
 
 
 def test_a_window_keeps_the_quote_marks_of_its_first_and_last_words() -> None:
-    text = "one two three “bands with other” four five six seven"
+    text = "one two three. “bands with other” four five six seven"
     got = snippet(text, "en", {"band", "other"}, _analyze, width=3)
     assert got == "…“«bands» with «other»”…"
-    german = "eins zwei drei „Bündnis mit anderen“ vier fünf sechs"
+    german = "eins zwei drei. „Bündnis mit anderen“ vier fünf sechs"
     got = snippet(german, "de", {"bündni", "anderen"}, _analyze, width=3)
     assert got == "…„«Bündnis» mit «anderen»“…"
-    assert snippet("a b c player's d e", "en", {"player"}, _analyze, width=2) == "…c «player»…"
+    assert snippet("a b. c player's d e", "en", {"player"}, _analyze, width=2) == "…c «player»…"

@@ -76,6 +76,23 @@ def densest(marked: list[int], width: int) -> int:
     return best
 
 
+#: How many words a snippet reaches back to start with its sentence (`sentence_start`).
+SENTENCE_BACK = 12
+#: What ends a sentence (or a clause a rule reads as one: "as follows:") before a word.
+_SENTENCE_END = re.compile(r"[.!?:]\s")
+
+
+def sentence_start(text: str, starts: array[int], ends: array[int], i: int, back: int = SENTENCE_BACK) -> int:
+    """The first word of the sentence word `i` of `text` stands in, if it is at most `back`
+    words before `i`, else `i`: a snippet that opens mid-sentence ("…could «cast». Effects
+    that…") reads as a fragment, one that opens with its sentence ("The player doesn't need to
+    have a sorcery they could «cast». Effects that…") as the rule."""
+    for j in range(i, max(0, i - back) - 1, -1):
+        if j == 0 or _SENTENCE_END.search(text, ends[j - 1], starts[j] + 1):
+            return j
+    return i
+
+
 def snippet(
     text: str,
     lang: str,
@@ -83,7 +100,8 @@ def snippet(
     analyze: Callable[[str, str], frozenset[str]],
     width: int = 32,
 ) -> str:
-    """About `width` words of `text` around the densest run of query terms, marked «so».
+    """About `width` words of `text` around the densest run of query terms, marked «so»,
+    reaching back to the start of its first sentence when that is near (`sentence_start`).
 
     `analyze(lang, word)` gives a word's index terms; the engine passes its cached analyzer.
     """
@@ -92,8 +110,9 @@ def snippet(
     if not starts:
         return text.strip()
     marks = {i for t in wanted for i in where.get(t, ())}
-    best = densest(sorted(marks), width)
-    last = min(len(starts), best + width) - 1
+    densest_start = densest(sorted(marks), width)
+    last = min(len(starts), densest_start + width) - 1
+    best = sentence_start(text, starts, ends, densest_start)
     out: list[str] = []
     cursor = 0 if best == 0 else starts[best]
     while cursor > 0 and _opens(text[cursor - 1]) and not text[cursor - 2 : cursor - 1].isalnum():
