@@ -84,6 +84,42 @@ def test_learned_entries_keep_a_function_words_translation_only_when_strong_both
     assert entries[("friedhof", "graveyard")] == (0.9, "mtgjson", 0.9)
 
 
+def test_a_built_tables_learned_side_comes_back_without_training(tmp_path: Path) -> None:
+    """`learned_from` reads a built translations.tsv's ``learned`` column back into tables that
+    `learned_entries` turns into the same learned entries (a curated change then rebuilds the
+    lexicon without eflomal's re-roll); a curated row without a learned p adds nothing."""
+    from collections import Counter
+
+    from build_lexicon import learned_entries, learned_from
+
+    table = tmp_path / "translations.tsv"
+    table.write_text(
+        "# comment\nde\ten\tp\tsource\tlearned\tcount\n"
+        "friedhof\tgraveyard\t1.0\tterms\t0.9\t40\n"
+        "kommen\tbattlefield\t0.2351\tmtgjson\t0.5877\t300\n"
+        "kommen\tenter\t0.158\tmtgjson\t0.395\t300\n"
+        "teilen\tdivide\t1.0\twords\t\t37\n",
+        encoding="utf-8",
+    )
+    forward, backward = learned_from(table)
+    counts = Counter({"friedhof": 40, "kommen": 300, "teilen": 37})
+    entries = learned_entries(forward, backward, counts, {"graveyard", "battlefield", "enter", "divide"})
+    assert entries == {
+        ("friedhof", "graveyard"): (0.9, "mtgjson", 0.9),
+        ("kommen", "battlefield"): (0.5877, "mtgjson", 0.5877),
+        ("kommen", "enter"): (0.395, "mtgjson", 0.395),
+    }
+
+
+def test_learned_from_names_a_missing_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from build_lexicon import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["cards", "cr.txt", "--learned-from", str(tmp_path / "none.tsv")])
+    assert exit_info.value.code == 2
+    assert "none.tsv: no such file (a built translations.tsv was expected)" in capsys.readouterr().err
+
+
 def test_corpus_forms_take_the_lemma_the_cards_gave_most_often() -> None:
     from build_lexicon import corpus_forms, lemma
 

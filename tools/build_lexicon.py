@@ -719,6 +719,29 @@ def train(
     return forward, backward
 
 
+def learned_from(table: Path) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+    """(t(en | de), t(de | en)) that give back the learned entries of a built ``translations.tsv``
+    (its ``learned`` column; `learned_entries`): each row's learned p forward, 1.0 backward.
+
+    Why: eflomal seeds its sampler from /dev/urandom and cannot be told a seed, so a new
+    training moves a thousand learned p near the cut-offs; a change to the curated side (a term
+    table, ``words.tsv``) then cannot be told apart from the re-roll. Every learned pair a
+    built table holds passed the thresholds when it was trained, and only `learned_entries`
+    reads the trained tables, so these give back the same learned side exactly (the rows no
+    curated entry replaced, and the ``learned`` column of those it did).
+    """
+    forward: dict[str, dict[str, float]] = defaultdict(dict)
+    backward: dict[str, dict[str, float]] = defaultdict(dict)
+    for line in table.read_text(encoding="utf-8").splitlines():
+        if line.startswith(("#", "de\t")) or not line.strip():
+            continue
+        de, en, _p, _source, learned, _count = line.split("\t")
+        if learned:
+            forward[de][en] = float(learned)
+            backward[en][de] = 1.0
+    return dict(forward), dict(backward)
+
+
 def _mean(tables: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
     """The entry-wise mean of translation tables (a pair one table lacks counts 0 there)."""
     out: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -757,7 +780,13 @@ def learned_entries(
 
 
 def build(
-    mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = None, aligner: str = "both"
+    mtgjson: Path,
+    cr: Path,
+    terms: Path,
+    out: Path,
+    cache: Path | None = None,
+    aligner: str = "both",
+    learned: Path | None = None,
 ) -> dict[str, int]:
     de_stop, en_stop = _stops()
     raw = sentence_pairs(mtgjson)
@@ -771,7 +800,7 @@ def build(
             pairs.append((g, e))
             de_count.update(g)
     print(f"{len(pairs)} pairs after lemmatising", file=sys.stderr)
-    forward, backward = train(pairs, aligner, cache)
+    forward, backward = learned_from(learned) if learned is not None else train(pairs, aligner, cache)
     vocab = cr_vocabulary(cr)
     entries = learned_entries(forward, backward, de_count, vocab)
     model = len(entries)
@@ -832,8 +861,17 @@ def main(argv: list[str] | None = None) -> int:
         default="both",
         help="word aligner(s) (default both)",
     )
+    ap.add_argument(
+        "--learned-from",
+        type=Path,
+        metavar="TSV",
+        help="take the learned side from a built translations.tsv (data/lexicon/translations.tsv) "
+        "instead of training: a curated change without eflomal's re-roll (see learned_from)",
+    )
     args = ap.parse_args(argv)
-    counts = build(args.mtgjson, args.cr, args.terms, args.out, args.cache, args.aligner)
+    if args.learned_from is not None and not args.learned_from.is_file():
+        ap.error(f"--learned-from {args.learned_from}: no such file (a built translations.tsv was expected)")
+    counts = build(args.mtgjson, args.cr, args.terms, args.out, args.cache, args.aligner, args.learned_from)
     print(json.dumps(counts, indent=1))
     return 0
 
