@@ -96,6 +96,18 @@ def test_the_language_is_decided_by_the_whole_query(lex: Lexicon, query: str, la
     assert language(query.split(), lex, english_word) == lang
 
 
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [("was bedeutet stirbt", "de"), ("wo kommt die Karte hin", "de"), ("what was the rule", "en")],
+)
+def test_a_function_word_of_both_languages_says_neither(lex: Lexicon, query: str, lang: str) -> None:
+    """"was" is a German and an English function word, and the English index knows it: it once
+    counted as an English word, and "was bedeutet stirbt" (one German content word) tied and
+    went to English; "bedeutet" and "wo" are German question words (markers) now."""
+    index_knows = {"was", "what", "the", "rule", "die", "hin"}
+    assert language(query.split(), lex, lambda w: english_word(w) or w.lower() in index_knows) == lang
+
+
 def test_question_words_are_intents_not_terms() -> None:
     found, rest = intents(
         ["Was", "passiert", "wenn", "ich", "aus", "einer", "leeren", "Bibliothek", "ziehen", "muss"]
@@ -159,12 +171,17 @@ def test_loanwords_are_read_as_the_english_word_they_are_spelt_as(word: str, eng
         ("ausgephast", "phase"),
         ("kickt", None),  # no mark of a German verb: a bare stem is no loan verb
         ("gerest", None),  # "ge" and "t" around a stem of three letters
+        ("gemillte", "mill"),  # a participle as an adjective ("die gemillte Karte")
+        ("ausgephasten", "phase"),
+        ("geplottete", "plot"),  # German doubles the consonant after a short vowel
+        ("getappt", "tap"),
+        ("gesetzte", None),  # no English verb "setz"
     ],
 )
 def test_english_verbs_the_lexicon_lacks_read_through_german_forms(word: str, english: str | None) -> None:
     from regelwerk.index.search.question import cognate, loan_verb
 
-    known = {"proliferate", "kick", "phase", "rest"}
+    known = {"proliferate", "kick", "phase", "rest", "mill", "plot", "tap", "set"}
     assert (cognate(word, lambda w: w in known) or loan_verb(word, lambda w: w in known)) == english
 
 

@@ -261,9 +261,11 @@ def language(words: Iterable[str], lex: Lexicon | None, english_word: Callable[[
     de = en = 0.0
     for w in words:
         f = fold(w)
-        if f in GERMAN_MARKERS and f not in ENGLISH_MARKERS:
+        if f in GERMAN_MARKERS and f in ENGLISH_MARKERS:
+            continue  # "was": a function word of both says neither (nor, as a word, English)
+        if f in GERMAN_MARKERS:
             de += 1
-        elif f in ENGLISH_MARKERS and f not in GERMAN_MARKERS:
+        elif f in ENGLISH_MARKERS:
             en += 1
         elif _GERMAN_LETTERS.search(w):
             de += 1
@@ -419,6 +421,7 @@ def loan_verb(folded: str, english_word: Callable[[str], bool]) -> str | None:
     German way (`LOAN_VERB_ENDINGS`): a participle ("gekickt": kick) or behind a separable
     verb's particle ("ausphast", "ausgephast": phase), else None. Only with one of those marks
     of a German verb: a bare stem is `cognate`'s."""
+    folded = _participle(folded)
     cores = [folded[2:]] if folded.startswith("ge") and folded.endswith("t") else []
     for particle in sorted(PARTICLES, key=len, reverse=True):
         if folded.startswith(particle) and len(folded) > len(particle) + LOAN_VERB_MIN:
@@ -433,7 +436,25 @@ def loan_verb(folded: str, english_word: Callable[[str], bool]) -> str | None:
             for spelt in (stem, stem + "e"):
                 if len(spelt) >= LOAN_VERB_MIN and english_word(spelt):
                     return spelt
+            # German doubles the consonant after a short vowel: "geplottet", "getappt"
+            single = stem[:-1]
+            if stem[-1:] == stem[-2:-1] and len(single) >= LOAN_VERB_MIN - 1 and english_word(single):
+                return single
     return None
+
+
+#: The endings of a participle used as an adjective ("die gemillte Karte", "geplotteten").
+PARTICIPLE_ENDINGS = ("en", "em", "er", "es", "e")
+
+
+def _participle(folded: str) -> str:
+    """A participle's bare form: "gemillte" -> "gemillt", "ausgephasten" -> "ausgephast"; any
+    other word as it is."""
+    for ending in PARTICIPLE_ENDINGS:
+        bare = folded[: -len(ending)]
+        if folded.endswith(ending) and bare.endswith("t") and "ge" in bare[:-3]:
+            return bare
+    return folded
 
 
 def english_head(
