@@ -10,8 +10,9 @@ the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--s
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
 ``--split fresh4``, ``--split fresh5``, ``--split fresh6``, ``--split fresh7``, ``--split fresh8``,
 ``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``,
-``--split fresh15`` and ``--split fresh16`` for the third to sixteenth (``fresh2.tsv`` to
-``fresh13.tsv``, ``fresh15.tsv``, ``fresh16.tsv``); the dev split also reads the
+``--split fresh15``, ``--split fresh16`` and ``--split fresh17`` for the third to seventeenth
+(``fresh2.tsv`` to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``), ``--split real17`` for the
+realistic one (``real17.tsv``: common topics, no novelty rule); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
 (``dev2.tsv``), the third's (``dev3.tsv``), the fourth's (``dev4.tsv``), the fifth's
 (``dev5.tsv``), the sixth's (``dev6.tsv``), the seventh's (``dev7.tsv``), the eighth's
@@ -112,11 +113,23 @@ FRESH15 = QUESTIONS.with_name("fresh15.tsv")
 #: session's end, scored when it was finished and at the end; its answers are rules no earlier
 #: question set expects (``fresh15.tsv`` included), nor their parent or subrule.
 FRESH16 = QUESTIONS.with_name("fresh16.tsv")
+#: The seventeenth held-out set (``split`` = ``fresh17``): written by a helper at the start of the
+#: twenty-fifth session, before any of its changes, kept outside the repository until that
+#: session's end, scored at its start and its end; its answers are rules no earlier question set
+#: expects (``fresh16.tsv`` included), nor their parent or subrule.
+FRESH17 = QUESTIONS.with_name("fresh17.tsv")
+#: The first realistic held-out set (``split`` = ``real17``): written by a helper at the start of
+#: the twenty-fifth session like ``fresh17.tsv``, but without the novelty rule: the common topics
+#: a judge is asked about (the issue's own list) in realistic proportion, answers anywhere in the
+#: CR; written without reading an earlier set's questions and checked to be no near-duplicate of
+#: one (rapidfuzz token_set_ratio < 85 against every query of tests/relevance).
+REAL17 = QUESTIONS.with_name("real17.tsv")
 #: The held-out files by split name.
 HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
             "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8,
             "fresh9": FRESH9, "fresh10": FRESH10, "fresh11": FRESH11, "fresh12": FRESH12,
-            "fresh13": FRESH13, "fresh15": FRESH15, "fresh16": FRESH16}
+            "fresh13": FRESH13, "fresh15": FRESH15, "fresh16": FRESH16, "fresh17": FRESH17,
+            "real17": REAL17}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -190,8 +203,8 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     (`PLAYERS`), the German ones (`GERMAN`), the second to ninth rounds' (`DEV2`, `DEV3`,
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`), ``held`` ``questions.tsv`` alone, ``players``,
     ``german``, ``dev2`` to ``dev9`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
-    held-out file (`FRESH`) and ``fresh2`` to ``fresh13``, ``fresh15`` and ``fresh16`` the third to
-    sixteenth ones (`HELD_OUT`).
+    held-out file (`FRESH`), ``fresh2`` to ``fresh13`` and ``fresh15`` to ``fresh17`` the third to
+    seventeenth ones and ``real17`` the realistic one (`HELD_OUT`).
     """
     if path is None:
         if split in HELD_OUT:

@@ -780,12 +780,7 @@ def learned_entries(
 
 
 def build(
-    mtgjson: Path,
-    cr: Path,
-    terms: Path,
-    out: Path,
-    cache: Path | None = None,
-    aligner: str = "both",
+    mtgjson: Path, cr: Path, terms: Path, out: Path, cache: Path | None = None, aligner: str = "both",
     learned: Path | None = None,
 ) -> dict[str, int]:
     de_stop, en_stop = _stops()

@@ -37,7 +37,8 @@ the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--s
 ``fresh8.tsv``, ``--split fresh8``; ``fresh9.tsv``, ``--split fresh9``; ``fresh10.tsv``,
 ``--split fresh10``; ``fresh11.tsv``, ``--split fresh11``; ``fresh12.tsv``, ``--split fresh12``;
 ``fresh13.tsv``, ``--split fresh13``;
-``fresh15.tsv``, ``--split fresh15``; ``fresh16.tsv``, ``--split fresh16``),
+``fresh15.tsv``, ``--split fresh15``; ``fresh16.tsv``, ``--split fresh16``; ``fresh17.tsv``,
+``--split fresh17``; and the realistic ``real17.tsv``, ``--split real17``),
 whose answers are checked here too.
 """
 
@@ -87,6 +88,10 @@ FRESH13 = load_questions(split="fresh13")
 FRESH15 = load_questions(split="fresh15")
 #: The sixteenth held-out set (session 24's second, written by a helper once fresh15 was scored).
 FRESH16 = load_questions(split="fresh16")
+#: The seventeenth held-out set (session 25's, written by a helper before that session's changes).
+FRESH17 = load_questions(split="fresh17")
+#: The realistic held-out set (session 25's: common topics, no novelty rule on its answers).
+REAL17 = load_questions(split="real17")
 #: (MRR@10, hit@3) floors per language on the dev split, a little under what it reaches (with
 #: ``dev4.tsv``: German 0.627 / 0.71, English 0.701 / 0.834; with ``dev5.tsv``: German 0.604 /
 #: 0.694, English 0.696 / 0.820, so the German floor moved down from 0.60 / 0.69; with
@@ -157,6 +162,14 @@ def test_the_set_is_big_enough_and_split() -> None:
      (FRESH16, "fresh16",
       ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
       + FRESH11 + FRESH12 + FRESH13 + FRESH15,
+      (45, 30)),
+     (FRESH17, "fresh17",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16,
+      (45, 30)),
+     (REAL17, "real17",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17,
       (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
@@ -175,7 +188,7 @@ def test_the_fresh_sets_are_big_enough_and_new(
 @pytest.mark.parametrize(
     "question",
     ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
-    + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16,
+    + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
