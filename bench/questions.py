@@ -12,7 +12,8 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 ``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``,
 ``--split fresh15``, ``--split fresh16`` and ``--split fresh17`` for the third to seventeenth
 (``fresh2.tsv`` to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``), ``--split real17`` for the
-realistic one (``real17.tsv``: common topics, no novelty rule); the dev split also reads the
+realistic one (``real17.tsv``: common topics, no novelty rule), ``--split paired`` for German
+translations of English dev questions (``paired.tsv``: what the reading loses); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
 (``dev2.tsv``), the third's (``dev3.tsv``), the fourth's (``dev4.tsv``), the fifth's
 (``dev5.tsv``), the sixth's (``dev6.tsv``), the seventh's (``dev7.tsv``), the eighth's
@@ -124,6 +125,10 @@ FRESH17 = QUESTIONS.with_name("fresh17.tsv")
 #: CR; written without reading an earlier set's questions and checked to be no near-duplicate of
 #: one (rapidfuzz token_set_ratio < 85 against every query of tests/relevance).
 REAL17 = QUESTIONS.with_name("real17.tsv")
+#: German translations of English dev questions the search answered first (``split`` =
+#: ``paired``, session 25): a probe of what the German reading loses. Tuning data, but not
+#: among the dev rows (`load_questions` reads it for ``--split paired`` only).
+PAIRED = QUESTIONS.with_name("paired.tsv")
 #: The held-out files by split name.
 HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
             "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8,
@@ -204,11 +209,14 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`), ``held`` ``questions.tsv`` alone, ``players``,
     ``german``, ``dev2`` to ``dev9`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
     held-out file (`FRESH`), ``fresh2`` to ``fresh13`` and ``fresh15`` to ``fresh17`` the third to
-    seventeenth ones and ``real17`` the realistic one (`HELD_OUT`).
+    seventeenth ones and ``real17`` the realistic one (`HELD_OUT`); ``paired`` the German
+    translations of English dev questions (`PAIRED`).
     """
     if path is None:
         if split in HELD_OUT:
             return load_questions(HELD_OUT[split], split)
+        if split == "paired":
+            return load_questions(PAIRED, split)
         if split in MORE_DEV:
             return load_questions(MORE_DEV[split], "dev")
         more = tuple(MORE_DEV.values()) if split in ("dev", None) else ()
