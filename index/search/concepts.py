@@ -64,6 +64,13 @@ def _with_aliases(out: Table) -> Table:
     return out
 
 
+@functools.cache
+def said_words() -> frozenset[str]:
+    """Every word of a said phrase in either language (folded): a players' word ("geblinkt",
+    "klaut") that the index lacks is no typo of one it holds ("geblockt", "kauft")."""
+    return frozenset(w for lang in ("de", "en") for said in table(lang) for w in said)
+
+
 def find(words: Sequence[str], lang: str, lemma: Callable[[str], str] | None = None) -> list[str]:
     """The CR phrases the said phrases in `words` stand for, in query order, each once.
 
@@ -90,4 +97,4 @@ def find(words: Sequence[str], lang: str, lemma: Callable[[str], str] | None = N
     return list(dict.fromkeys(found))
 
 
-__all__ = ["find", "table"]
+__all__ = ["find", "said_words", "table"]
