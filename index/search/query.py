@@ -375,7 +375,7 @@ class SearchEngine:
             return None  # a stop word ("darf", "whether") is a word, not a typo of "dark"
         if folded in self.vocabulary or split_compound(folded) or self._named(word):
             return None
-        if self.links().aliased(word) or folded.lower() in concepts.said_words():
+        if self.links().aliased(word) or folded in concepts.said_words():
             return None  # a players' word ("scoops", "geblinkt") is no typo of "stops", "geblockt"
         lex = lexicon()
         if lex is not None and (lex.knows(word) or lex.split(word)):
