@@ -17,8 +17,9 @@ translations of English dev questions (``paired.tsv``: what the reading loses); 
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
 (``dev2.tsv``), the third's (``dev3.tsv``), the fourth's (``dev4.tsv``), the fifth's
 (``dev5.tsv``), the sixth's (``dev6.tsv``), the seventh's (``dev7.tsv``), the eighth's
-(``dev8.tsv``) and the ninth's (``dev9.tsv``), each alone with ``--split players``, ``german``,
-``dev2``, ``dev3``, ``dev4``, ``dev5``, ``dev6``, ``dev7``, ``dev8`` or ``dev9``;
+(``dev8.tsv``), the ninth's (``dev9.tsv``) and the realistic tenth's (``dev10.tsv``), each alone
+with ``--split players``, ``german``, ``dev2``, ``dev3``, ``dev4``, ``dev5``, ``dev6``, ``dev7``,
+``dev8``, ``dev9`` or ``dev10``;
 ``--misses`` lists
 the questions whose answer is not first; ``--neighbours`` counts, per language, where each
 miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
@@ -186,9 +187,15 @@ DEV8 = QUESTIONS.with_name("dev8.tsv")
 #: fourteenth, written at the same time, included; nor their parent or subrule). Read with the
 #: other dev rows (``--split dev9`` alone).
 DEV9 = QUESTIONS.with_name("dev9.tsv")
+#: Dev questions, tenth round (session 26): 100 realistic rows (60 German, 25 of them
+#: colloquial; 40 English) on the common topics a judge is asked about, like ``real17.tsv``'s,
+#: with no novelty rule on their answers; written by a helper without reading an earlier set's
+#: questions and kept below a near-duplicate score of 85 against every one. Read with the other
+#: dev rows since session 27 (``--split dev10`` alone).
+DEV10 = QUESTIONS.with_name("dev10.tsv")
 #: The dev files read beside ``questions.tsv``'s dev rows, by the split that reads one alone.
 MORE_DEV = {"players": PLAYERS, "german": GERMAN, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4,
-            "dev5": DEV5, "dev6": DEV6, "dev7": DEV7, "dev8": DEV8, "dev9": DEV9}
+            "dev5": DEV5, "dev6": DEV6, "dev7": DEV7, "dev8": DEV8, "dev9": DEV9, "dev10": DEV10}
 Run = Callable[[Case], list[dict[str, Any]]]
 
 
@@ -205,9 +212,9 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     """The questions of one split (``dev``, ``held``; None: all), in file order.
 
     Without `path`: ``dev`` and None read ``questions.tsv``, the players' dev questions
-    (`PLAYERS`), the German ones (`GERMAN`), the second to ninth rounds' (`DEV2`, `DEV3`,
-    `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`), ``held`` ``questions.tsv`` alone, ``players``,
-    ``german``, ``dev2`` to ``dev9`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
+    (`PLAYERS`), the German ones (`GERMAN`), the second to tenth rounds' (`DEV2`, `DEV3`,
+    `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`, `DEV10`), ``held`` ``questions.tsv`` alone,
+    ``players``, ``german``, ``dev2`` to ``dev10`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
     held-out file (`FRESH`), ``fresh2`` to ``fresh13`` and ``fresh15`` to ``fresh17`` the third to
     seventeenth ones and ``real17`` the realistic one (`HELD_OUT`); ``paired`` the German
     translations of English dev questions (`PAIRED`).

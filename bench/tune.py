@@ -11,7 +11,7 @@ boosts) and sets each weight in turn to the value of its grid that scores best, 
 held, for PASSES passes. A setting is scored by the mean MRR@10 of three groups, hit@3 breaking
 ties: the German and the English dev questions (``tests/relevance/questions.tsv``'s ``dev``
 rows, the players' questions ``players.tsv``, the German ones ``german.tsv`` and the second
-to ninth rounds' ``dev2.tsv`` to ``dev9.tsv``: `load_questions`) and the question cases of the
+to tenth rounds' ``dev2.tsv`` to ``dev10.tsv``: `load_questions`) and the question cases of the
 keyword relevance set (``queries.tsv``), whose MRR must stay >= KEYWORD_FLOOR (a setting below
 pays for it; tuned on the dev questions alone, an earlier round's weights took the keyword set's
 questions 0.680 -> 0.506).
