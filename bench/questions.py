@@ -12,8 +12,9 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 ``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``,
 ``--split fresh15``, ``--split fresh16`` and ``--split fresh17`` for the third to seventeenth
 (``fresh2.tsv`` to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``), ``--split real17`` for the
-realistic one (``real17.tsv``: common topics, no novelty rule), ``--split paired`` for German
-translations of English dev questions (``paired.tsv``: what the reading loses); the dev split also reads the
+realistic one (``real17.tsv``: common topics, no novelty rule), ``--split paired`` and
+``--split paired2`` for German translations of English dev questions (``paired.tsv``,
+``paired2.tsv``: what the reading loses); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
 (``dev2.tsv``), the third's (``dev3.tsv``), the fourth's (``dev4.tsv``), the fifth's
 (``dev5.tsv``), the sixth's (``dev6.tsv``), the seventh's (``dev7.tsv``), the eighth's
@@ -130,6 +131,11 @@ REAL17 = QUESTIONS.with_name("real17.tsv")
 #: ``paired``, session 25): a probe of what the German reading loses. Tuning data, but not
 #: among the dev rows (`load_questions` reads it for ``--split paired`` only).
 PAIRED = QUESTIONS.with_name("paired.tsv")
+#: German translations of the other English dev questions (``split`` = ``paired2``, session 27:
+#: the 264 not in ``paired.tsv``, answered first or not), tuning data like `PAIRED`.
+PAIRED2 = QUESTIONS.with_name("paired2.tsv")
+#: The paired files by split name.
+PAIRS = {"paired": PAIRED, "paired2": PAIRED2}
 #: The held-out files by split name.
 HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
             "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8,
@@ -216,14 +222,14 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`, `DEV10`), ``held`` ``questions.tsv`` alone,
     ``players``, ``german``, ``dev2`` to ``dev10`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
     held-out file (`FRESH`), ``fresh2`` to ``fresh13`` and ``fresh15`` to ``fresh17`` the third to
-    seventeenth ones and ``real17`` the realistic one (`HELD_OUT`); ``paired`` the German
-    translations of English dev questions (`PAIRED`).
+    seventeenth ones and ``real17`` the realistic one (`HELD_OUT`); ``paired`` and ``paired2``
+    the German translations of English dev questions (`PAIRS`).
     """
     if path is None:
         if split in HELD_OUT:
             return load_questions(HELD_OUT[split], split)
-        if split == "paired":
-            return load_questions(PAIRED, split)
+        if split in PAIRS:
+            return load_questions(PAIRS[split], split)
         if split in MORE_DEV:
             return load_questions(MORE_DEV[split], "dev")
         more = tuple(MORE_DEV.values()) if split in ("dev", None) else ()
