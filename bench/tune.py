@@ -88,6 +88,8 @@ SPACE: dict[Param, tuple[float, ...]] = {
     ("rerank", "COORDINATION", None): (0.0, 1.5, 3.0, 5.0),
     # 5.0 first: COORDINATION's own value, English questions not set apart ("off" for --only)
     ("rerank", "ENGLISH_COORDINATION", None): (5.0, 0.0, 1.5, 3.0, 8.0, 12.0),
+    # 5.0 first: COORDINATION's own value, German questions not set apart ("off" for --only)
+    ("rerank", "GERMAN_COORDINATION", None): (5.0, 8.0, 12.0, 16.0, 24.0),
     ("rerank", "RESTATED", None): (OFF, 0.6),
     ("rerank", "CONSEQUENCE", None): (1.0, 1.5),
     ("rerank", "SUBRULE", None): (0.0, 0.1, 0.2),

@@ -613,9 +613,11 @@ def test_coordination_can_be_given_for_one_search() -> None:
 
 
 @NEEDS_SHARED
-def test_only_an_english_question_takes_the_english_coordination(
+def test_each_question_language_takes_its_own_coordination(
     engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """An English question coordinates at ENGLISH_COORDINATION, a German one at
+    GERMAN_COORDINATION, a keyword lookup at COORDINATION (no argument)."""
     from regelwerk.index.search import rerank
 
     seen: list[float | None] = []
@@ -629,7 +631,7 @@ def test_only_an_english_question_takes_the_english_coordination(
     engine.search("when can a player play a land during the turn")
     engine.search("Wann darf ich in meinem Zug ein Land spielen")
     engine.search("first strike damage")
-    assert seen == [rerank.ENGLISH_COORDINATION, None, None]
+    assert seen == [rerank.ENGLISH_COORDINATION, rerank.GERMAN_COORDINATION, None]
 
 
 @NEEDS_SHARED

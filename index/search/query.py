@@ -682,10 +682,9 @@ class SearchEngine:
                 lang: {t: self._idf(lang, t) * scales.get(t, 1.0) for t in ts} for lang, ts in known.items()
             }
             derived = self._derived(known["en"]) if self._asks and rerank.DERIVED_COVER else None
-            english = self._asks and not self._german
-            out = rerank.coordinate(
-                found, known, weight, self._analyze, derived, rerank.ENGLISH_COORDINATION if english else None
-            )
+            asked = rerank.GERMAN_COORDINATION if self._german else rerank.ENGLISH_COORDINATION
+            coordination = asked if self._asks else None
+            out = rerank.coordinate(found, known, weight, self._analyze, derived, coordination)
             if phrase:
                 out = [(f, sc * rerank.phrase_factor(f, phrase, self._analyze, BOOSTS)) for f, sc in out]
         if said and not self._asks:
