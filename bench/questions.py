@@ -10,9 +10,10 @@ the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--s
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
 ``--split fresh4``, ``--split fresh5``, ``--split fresh6``, ``--split fresh7``, ``--split fresh8``,
 ``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``,
-``--split fresh15``, ``--split fresh16`` and ``--split fresh17`` for the third to seventeenth
-(``fresh2.tsv`` to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``), ``--split real17`` for the
-realistic one (``real17.tsv``: common topics, no novelty rule), ``--split paired`` and
+``--split fresh15``, ``--split fresh16``, ``--split fresh17`` and ``--split fresh19`` for the third
+to nineteenth (``fresh2.tsv`` to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``, ``fresh19.tsv``),
+``--split real17`` and ``--split real19`` for the realistic ones (``real17.tsv``, ``real19.tsv``:
+common topics, no novelty rule), ``--split paired`` and
 ``--split paired2`` for German translations of English dev questions (``paired.tsv``,
 ``paired2.tsv``: what the reading loses); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
@@ -127,6 +128,15 @@ FRESH17 = QUESTIONS.with_name("fresh17.tsv")
 #: CR; written without reading an earlier set's questions and checked to be no near-duplicate of
 #: one (rapidfuzz token_set_ratio < 85 against every query of tests/relevance).
 REAL17 = QUESTIONS.with_name("real17.tsv")
+#: The nineteenth held-out set (``split`` = ``fresh19``; the eighteenth, written in session 26,
+#: was lost with that machine): written by a helper at the start of the twenty-seventh session,
+#: before any of its changes, kept outside the repository until that session's end, scored at
+#: its start and its end; its answers are rules no earlier question set expects (``dev10.tsv``
+#: and ``real17.tsv`` included), nor their parent or subrule.
+FRESH19 = QUESTIONS.with_name("fresh19.tsv")
+#: The second realistic held-out set (``split`` = ``real19``): written beside ``fresh19.tsv``
+#: like ``real17.tsv`` (common topics, no novelty rule, no near-duplicate of an earlier query).
+REAL19 = QUESTIONS.with_name("real19.tsv")
 #: German translations of English dev questions the search answered first (``split`` =
 #: ``paired``, session 25): a probe of what the German reading loses. Tuning data, but not
 #: among the dev rows (`load_questions` reads it for ``--split paired`` only).
@@ -141,7 +151,7 @@ HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4
             "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8,
             "fresh9": FRESH9, "fresh10": FRESH10, "fresh11": FRESH11, "fresh12": FRESH12,
             "fresh13": FRESH13, "fresh15": FRESH15, "fresh16": FRESH16, "fresh17": FRESH17,
-            "real17": REAL17}
+            "real17": REAL17, "fresh19": FRESH19, "real19": REAL19}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -221,9 +231,9 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     (`PLAYERS`), the German ones (`GERMAN`), the second to tenth rounds' (`DEV2`, `DEV3`,
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`, `DEV10`), ``held`` ``questions.tsv`` alone,
     ``players``, ``german``, ``dev2`` to ``dev10`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
-    held-out file (`FRESH`), ``fresh2`` to ``fresh13`` and ``fresh15`` to ``fresh17`` the third to
-    seventeenth ones and ``real17`` the realistic one (`HELD_OUT`); ``paired`` and ``paired2``
-    the German translations of English dev questions (`PAIRS`).
+    held-out file (`FRESH`), ``fresh2`` to ``fresh13``, ``fresh15`` to ``fresh17`` and ``fresh19`` the
+    third to nineteenth ones and ``real17``, ``real19`` the realistic ones (`HELD_OUT`); ``paired``
+    and ``paired2`` the German translations of English dev questions (`PAIRS`).
     """
     if path is None:
         if split in HELD_OUT:

@@ -40,7 +40,8 @@ the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--s
 ``--split fresh10``; ``fresh11.tsv``, ``--split fresh11``; ``fresh12.tsv``, ``--split fresh12``;
 ``fresh13.tsv``, ``--split fresh13``;
 ``fresh15.tsv``, ``--split fresh15``; ``fresh16.tsv``, ``--split fresh16``; ``fresh17.tsv``,
-``--split fresh17``; and the realistic ``real17.tsv``, ``--split real17``),
+``--split fresh17``; ``fresh19.tsv``, ``--split fresh19``; and the realistic ``real17.tsv``,
+``--split real17``, and ``real19.tsv``, ``--split real19``),
 whose answers are checked here too.
 """
 
@@ -94,6 +95,10 @@ FRESH16 = load_questions(split="fresh16")
 FRESH17 = load_questions(split="fresh17")
 #: The realistic held-out set (session 25's: common topics, no novelty rule on its answers).
 REAL17 = load_questions(split="real17")
+#: The nineteenth held-out set and the second realistic one (session 27's, written by helpers
+#: before that session's changes).
+FRESH19 = load_questions(split="fresh19")
+REAL19 = load_questions(split="real19")
 #: German translations of English dev questions (session 25): tuning data, not in the dev figures.
 PAIRED = load_questions(split="paired")
 #: Their second round (session 27): the other English dev questions' German twins.
@@ -180,6 +185,14 @@ def test_the_set_is_big_enough_and_split() -> None:
      (REAL17, "real17",
       ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
       + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17,
+      (45, 30)),
+     (FRESH19, "fresh19",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED,
+      (45, 30)),
+     (REAL19, "real19",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19,
       (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
@@ -211,7 +224,8 @@ def test_the_paired_questions_are_german_twins_of_english_dev_questions() -> Non
 @pytest.mark.parametrize(
     "question",
     ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
-    + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + PAIRED2,
+    + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + FRESH19 + REAL19
+    + PAIRED + PAIRED2,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
