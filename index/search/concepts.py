@@ -42,7 +42,7 @@ def table(lang: str) -> Table:
         if row_lang != lang:
             continue
         for phrase in said.split("|"):
-            key = tuple(fold(w) for w in phrase.lower().split())
+            key = tuple(fold(phrase).split())  # one fold per phrase: it lower-cases and spaces alike
             out[key] = (*out.get(key, ()), *cr.split("|"))
     return _with_aliases(out) if lang == "en" else out
 
