@@ -13,7 +13,8 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 ``--split fresh15``, ``--split fresh16``, ``--split fresh17`` and ``--split fresh19`` for the third
 to nineteenth (``fresh2.tsv`` to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``, ``fresh19.tsv``),
 ``--split real17`` and ``--split real19`` for the realistic ones (``real17.tsv``, ``real19.tsv``:
-common topics, no novelty rule), ``--split paired`` and
+common topics, no novelty rule), ``--split heldout`` for every held-out question at once (pooled
+per language and per set: the figure issue 9's closing notes report), ``--split paired`` and
 ``--split paired2`` for German translations of English dev questions (``paired.tsv``,
 ``paired2.tsv``: what the reading loses); the dev split also reads the
 players' questions (``players.tsv``), the German ones (``german.tsv``), the second round's
@@ -232,10 +233,15 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`, `DEV10`), ``held`` ``questions.tsv`` alone,
     ``players``, ``german``, ``dev2`` to ``dev10`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
     held-out file (`FRESH`), ``fresh2`` to ``fresh13``, ``fresh15`` to ``fresh17`` and ``fresh19`` the
-    third to nineteenth ones and ``real17``, ``real19`` the realistic ones (`HELD_OUT`); ``paired``
-    and ``paired2`` the German translations of English dev questions (`PAIRS`).
+    third to nineteenth ones and ``real17``, ``real19`` the realistic ones (`HELD_OUT`), ``heldout``
+    all of those and ``questions.tsv``'s held rows together; ``paired`` and ``paired2`` the German
+    translations of English dev questions (`PAIRS`).
     """
     if path is None:
+        if split == "heldout":  # every held-out question, each set under its own file name
+            return load_questions(QUESTIONS, "held") + [
+                q for name, held in HELD_OUT.items() for q in load_questions(held, name)
+            ]
         if split in HELD_OUT:
             return load_questions(HELD_OUT[split], split)
         if split in PAIRS:

@@ -207,6 +207,19 @@ def test_the_fresh_sets_are_big_enough_and_new(
     assert len({q.case.query for q in held}) == len(held), "a question is in the set twice"
 
 
+def test_the_heldout_split_pools_every_held_out_question() -> None:
+    """``--split heldout`` is the held rows of questions.tsv and every held-out set, each once,
+    under its own file name (the pooled figure the closing notes report)."""
+    from bench.questions import HELD_OUT
+
+    pooled = load_questions(split="heldout")
+    sets = [load_questions(split=name) for name in HELD_OUT]
+    held = [q for q in ALL if q.split == "held"]
+    assert [q.case.query for q in pooled] == [q.case.query for q in held + [q for s in sets for q in s]]
+    assert {q.source for q in pooled} == {"questions.tsv"} | {path.name for path in HELD_OUT.values()}
+    assert not {q.case.query for q in pooled} & {q.case.query for q in DEV}
+
+
 def test_the_paired_questions_are_german_twins_of_english_dev_questions() -> None:
     """Each paired question is German, has the expectations of an English dev question, is
     asked once, and is not itself a dev question (it stays out of the dev figures)."""
