@@ -23,7 +23,9 @@ players' questions (``players.tsv``), the German ones (``german.tsv``), the seco
 (``dev8.tsv``), the ninth's (``dev9.tsv``) and the realistic tenth's (``dev10.tsv``), each alone
 with ``--split players``, ``german``, ``dev2``, ``dev3``, ``dev4``, ``dev5``, ``dev6``, ``dev7``,
 ``dev8``, ``dev9`` or ``dev10``;
-``--misses`` lists
+``--save FILE`` writes each question's rank (JSON) and ``--against FILE`` counts, per language, the
+questions a change moved up and down against such a file, listing them for a dev split (a held-out
+question is never printed); ``--misses`` lists
 the questions whose answer is not first; ``--neighbours`` counts, per language, where each
 miss's first hit stands beside its answer (the answer's rule, its section, its chapter, or
 elsewhere) and how many answers are not among the RERANK re-ranked hits, nor among
@@ -32,6 +34,7 @@ elsewhere) and how many answers are not among the RERANK re-ranked hits, nor amo
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -405,6 +408,27 @@ def neighbourhood(engine: Any, questions: Sequence[Question]) -> dict[str, dict[
     return out
 
 
+def rank_table(questions: Sequence[Question], scores: dict[str, Scores]) -> dict[str, int]:
+    """Each question's rank (0: not in the first ten) by ``source|lang|query``: what ``--save``
+    writes and ``--against`` reads, so two commits' runs compare question by question."""
+    out: dict[str, int] = {}
+    by_lang = groups(questions)
+    for lang in ("de", "en"):
+        if lang not in by_lang:
+            continue
+        for q, r in zip(by_lang[lang], scores[lang].ranks, strict=True):
+            out[f"{q.source}|{q.lang}|{q.case.query}"] = r or 0
+    return out
+
+
+def changes(now: dict[str, int], before: dict[str, int]) -> list[tuple[str, int, int]]:
+    """The questions of both runs whose reciprocal rank differs: (key, before, now)."""
+    def rr(rank: int) -> float:
+        return 1 / rank if rank else 0.0
+
+    return [(k, before[k], r) for k, r in now.items() if k in before and rr(r) != rr(before[k])]
+
+
 def main(argv: list[str]) -> int:
     split = "dev"
     if "--split" in argv:
@@ -439,6 +463,19 @@ def main(argv: list[str]) -> int:
                     hits = engine.search(q.case.query, limit=3).hits
                     got = ", ".join(f"{h.current or h.number or h.term}" for h in hits)
                     print(f"  {q.lang} rank {r}: {q.case.query!r} want {'|'.join(q.case.expect)} got {got}")
+    ranks_now = rank_table(questions, scores["regelwerk"])
+    if "--save" in argv:
+        Path(argv[argv.index("--save") + 1]).write_text(json.dumps(ranks_now, ensure_ascii=False, indent=0))
+    if "--against" in argv:
+        before_file = argv[argv.index("--against") + 1]
+        changed = changes(ranks_now, json.loads(Path(before_file).read_text(encoding="utf-8")))
+        held = split in ("held", "heldout") or split in HELD_OUT
+        for lang in ("de", "en"):
+            mine = [c for c in changed if c[0].split("|")[1] == lang]
+            up = sum(1 for _, b, r in mine if r and (not b or r < b))
+            print(f"against {before_file}: {lang} {up} up, {len(mine) - up} down")
+            for key, b, r in [] if held else mine:  # a held-out question is never printed
+                print(f"  {b} -> {r}: {key}")
     if "--neighbours" in argv:
         print("where the misses' first hit stands beside the answer:")
         for lang, counts in neighbourhood(engine, questions).items():

@@ -207,6 +207,15 @@ def test_the_fresh_sets_are_big_enough_and_new(
     assert len({q.case.query for q in held}) == len(held), "a question is in the set twice"
 
 
+def test_two_runs_compare_question_by_question() -> None:
+    """``--against``: only questions in both runs whose reciprocal rank moved (0: not in the ten)."""
+    from bench.questions import changes
+
+    before = {"a": 2, "b": 0, "c": 2, "d": 1, "e": 0}
+    now = {"a": 1, "b": 0, "c": 2, "e": 4, "f": 1}
+    assert changes(now, before) == [("a", 2, 1), ("e", 0, 4)]
+
+
 def test_the_heldout_split_pools_every_held_out_question() -> None:
     """``--split heldout`` is the held rows of questions.tsv and every held-out set, each once,
     under its own file name (the pooled figure the closing notes report)."""
