@@ -162,8 +162,8 @@ CONSEQUENCE = 1.5
 COORDINATION = 5.0
 #: ... and ENGLISH_COORDINATION for an English question (it asks, and is read as English): its
 #: terms are the asker's own words, so covering all of them says more than for a keyword lookup
-#: (session 17 reasoned that a German question's weighted translations say less; measured in
-#: session 27 they say more still: GERMAN_COORDINATION).
+#: (when it was set apart, a German question's weighted translations were thought to say less;
+#: measured in session 27 they say more still: GERMAN_COORDINATION).
 #: ``bench/tune.py --only rerank.ENGLISH_COORDINATION`` chose 8.0 in every fold of seeds 9, 1,
 #: 2 and 3 (grid 0-12): cross-validated dev MRR@10 en 0.760 -> 0.767, hit@3 0.85 -> 0.87, de
 #: unchanged; 10 scores en higher in-sample (0.774) but costs the keyword set's questions
