@@ -41,7 +41,7 @@ the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--s
 ``fresh13.tsv``, ``--split fresh13``;
 ``fresh15.tsv``, ``--split fresh15``; ``fresh16.tsv``, ``--split fresh16``; ``fresh17.tsv``,
 ``--split fresh17``; ``fresh19.tsv``, ``--split fresh19``; and the realistic ``real17.tsv``,
-``--split real17``, and ``real19.tsv``, ``--split real19``),
+``--split real17``, ``real19.tsv``, ``--split real19``; ``fresh20.tsv`` and ``real20.tsv``),
 whose answers are checked here too.
 """
 
@@ -99,6 +99,9 @@ REAL17 = load_questions(split="real17")
 #: before that session's changes).
 FRESH19 = load_questions(split="fresh19")
 REAL19 = load_questions(split="real19")
+#: The twentieth and the third realistic one (written at session 27's end, after its changes).
+FRESH20 = load_questions(split="fresh20")
+REAL20 = load_questions(split="real20")
 #: German translations of English dev questions (session 25): tuning data, not in the dev figures.
 PAIRED = load_questions(split="paired")
 #: Their second round (session 27): the other English dev questions' German twins.
@@ -193,6 +196,16 @@ def test_the_set_is_big_enough_and_split() -> None:
      (REAL19, "real19",
       ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
       + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19,
+      (45, 30)),
+     (FRESH20, "fresh20",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2,
+      (45, 30)),
+     (REAL20, "real20",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2 + FRESH20,
       (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
@@ -247,7 +260,7 @@ def test_the_paired_questions_are_german_twins_of_english_dev_questions() -> Non
     "question",
     ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
     + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + FRESH19 + REAL19
-    + PAIRED + PAIRED2,
+    + FRESH20 + REAL20 + PAIRED + PAIRED2,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
