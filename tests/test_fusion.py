@@ -145,22 +145,51 @@ def test_an_english_question_is_fused_with_fts5_s_ranking_of_its_words(
 ) -> None:
     result = engine.search("what happens when a creature with deathtouch deals damage", limit=10)
     [(_, plain, out)] = fts_calls
-    assert calls == []
+    [(fused, _, last)] = calls  # then how players ask (`asked`)
+    assert fused == out
     assert 10 < len(plain) <= fusion.ENGLISH["depth"]
     assert all(f["language"] == "en" and f.get("key") for f, _ in plain)
-    assert [h.number for h in result.hits] == [f.get("number") for f, _ in out[:10]]
+    assert [h.number for h in result.hits] == [f.get("number") for f, _ in last[:10]]
 
 
 def test_a_german_question_is_fused_with_a_plain_search_of_its_english_reading(
     engine: SearchEngine, calls: list[tuple[Any, Any, Any]]
 ) -> None:
     result = engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=10)
-    [(ranked, plain, out)] = calls
+    [(ranked, plain, out), (fused, _, last)] = calls  # the plain search's, then `asked`'s
+    assert fused == out
     assert 0 < len(plain) <= fusion.DEPTH
     assert all(f["language"] == "en" for f, _ in plain)
     assert any("deathtouch" in str(f["text"]).lower() for f, _ in plain)  # read as English
     assert len(out) >= min(len(ranked), RERANK)
+    assert [h.number for h in result.hits] == [f.get("number") for f, _ in last[:10]]
+
+
+@pytest.mark.parametrize(("query", "lang"), [
+    ("Wie viele Länder darf ich in meinem Zug spielen?", "de"),
+    ("how many lands can I play in one of my turns", "en"),
+])
+def test_every_question_is_fused_with_how_players_ask_for_each_rule(
+    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], query: str, lang: str
+) -> None:
+    from regelwerk.index.search import asked
+
+    result = engine.search(query, limit=10)
+    _, plain, out = calls[-1]
+    assert 0 < len(plain) <= fusion.ASKED["depth"]
+    table = asked.table()
+    # each hit is a rule whose phrasings in the question's language hold its words
+    assert all(any(row[1] == lang for row in table.get(str(f.get("number")), ())) for f, _ in plain)
+    assert plain[0][0]["number"] == "305.2"
     assert [h.number for h in result.hits] == [f.get("number") for f, _ in out[:10]]
+
+
+def test_no_asked_opinion_at_weight_0(
+    engine: SearchEngine, calls: list[tuple[Any, Any, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(fusion.ASKED, "weight", 0.0)
+    assert engine.search("Wie viele Länder darf ich in meinem Zug spielen?", limit=5).hits
+    assert len(calls) == 1  # the plain search's alone
 
 
 @pytest.mark.parametrize("query", ["Todesberührung", "Trampelschaden", "deathtouch", "702.2"])
@@ -183,4 +212,5 @@ def test_not_where_the_sentence_vectors_give_their_opinion(
     monkeypatch.setattr(semantic, "rerank", lambda ranked, *a: ranked)
     monkeypatch.setattr(engine, "_vectors", object())
     assert engine.search(query, limit=5).hits
-    assert calls == fts_calls == []
+    assert fts_calls == []
+    assert len(calls) == 1  # how players ask (`asked`) still speaks

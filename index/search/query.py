@@ -581,11 +581,41 @@ class SearchEngine:
 
         if not semantic.enabled():
             if not self._german:
-                return self._fts_opinion(ranked, query, flt)
-            return self._plain_opinion(ranked, semantic.english_text(query, self._reading), flt)
+                ranked = self._fts_opinion(ranked, query, flt)
+            else:
+                ranked = self._plain_opinion(ranked, semantic.english_text(query, self._reading), flt)
+            return self._asked_opinion(ranked, query, flt)
         if self._vectors is None:
             self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
-        return semantic.rerank(ranked, query, self._reading, self._vectors, RERANK)
+        ranked = semantic.rerank(ranked, query, self._reading, self._vectors, RERANK)
+        return self._asked_opinion(ranked, query, flt)
+
+    def _asked_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
+        """A question's best hits fused with a plain BM25 search of its own words over how
+        players ask for each rule in its language (``ask_de`` / ``ask_en``, `asked`), within
+        `flt` (`fusion.ASKED`): a German question meets German words there, where elsewhere
+        it meets English rules only through the lexicon."""
+        from regelwerk.index.search import fusion
+
+        weight, depth = fusion.ASKED["weight"], int(fusion.ASKED["depth"])
+        if not weight or not depth:
+            return ranked
+        lang = "de" if self._german else "en"
+        found: set[str] = set()
+        for word in _WORD.findall(query):
+            found |= self._analyze(lang, word.lower())
+        q = _union([wq.Term(f"ask_{lang}", t) for t in sorted(found)])
+        if q is None:
+            return ranked
+        from whoosh import scoring
+
+        before = self.searcher.weighting, self._bm25
+        self.searcher.weighting, self._bm25 = scoring.BM25F(), (0.75, 1.2)
+        try:
+            asked = self._placed(self._run(q, depth, flt))
+        finally:
+            self.searcher.weighting, self._bm25 = before
+        return fusion.fuse(ranked, asked, weight, RERANK)
 
     def _fts_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
         """An English question's best hits fused with FTS5's bm25 ranking of its words over

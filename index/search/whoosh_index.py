@@ -38,6 +38,7 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from whoosh.formats import Positions
 from whoosh.util.text import utf8encode
 
+from regelwerk.index.search import asked
 from regelwerk.index.search.analysis import MAX_WORD, english, german, word_positions
 from regelwerk.ingest.model.errors import InputError
 from regelwerk.ingest.model.fold import fold
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search22-lineage4"
+INDEX_SALT = "search23-asked1"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -117,6 +118,8 @@ def schema() -> Schema:
         text_de=RememberedText(analyzer=de),
         ex_en=RememberedText(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
         ex_de=RememberedText(analyzer=de),
+        ask_en=RememberedText(analyzer=en),  # how players ask for the rule (``asked``)
+        ask_de=RememberedText(analyzer=de),
         language=ID(stored=True),
         kind=ID(stored=True),
         order=NUMERIC(sortable=True),  # rule number order: 702.22 < 702.22a < 702.23
@@ -216,6 +219,8 @@ def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurr
                     record[key] = " ".join(filter(None, [record.get(key), *gloss]))
                 given = numbers.assigned.get(s.position, (None, None))[1]
                 today = numbers.currents.get((d.id, s.number)) if s.number else given
+                if s.kind in ("rule", "subrule"):
+                    record.update(asked.fields_for(today, s.text))
                 yield d.id, s.position, today, record
         for g in parsed.glossary:
             yield d.id, 100000 + g.position, None, _glossary_record(g)
@@ -444,7 +449,7 @@ def index_dir(library: Corpus) -> Path:
     from regelwerk.index.search.incremental import grow
     from regelwerk.index.terms.shipped import stamp
 
-    salt = f"{INDEX_SALT}-{stamp()}"
+    salt = f"{INDEX_SALT}-{stamp()}-{asked.stamp()}"
     return library.store.derived("search", lambda tmp: grow(library, tmp, salt), salt=salt)
 
 

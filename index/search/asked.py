@@ -1,0 +1,90 @@
+"""How players ask for each rule (``data/lexicon/asked.tsv``): document expansion for questions.
+
+A question rarely uses the words of the rule that answers it ("Wie viele Länder darf ich pro
+Zug spielen?" for 305.2, whose text says "play a land ... once during each of their turns"),
+and a German one has no German rules text to match at all: it reaches the English rules only
+through the word-by-word lexicon. So every rule outside 701 and 702 (whose keyword names the
+term tables link already) has a few questions players ask when it is the answer: two German
+(a question about a situation and a short search-box query) and one English, written from
+the rule's own text alone (never from the question sets of ``tests/relevance``), as
+doc2query (Nogueira et al. 2019) writes them with a model.
+
+The build puts a rule's phrasings into its unit's ``ask_de`` and ``ask_en`` fields
+(`fields_for`), where the rule's number today is the table's and its text still begins as the
+table's did (``starts``: its first words, folded), so a renumbered or rewritten rule of
+another release gets none. A question searches the field of its own language with its own
+words, and that ranking is fused into its hits (``query.SearchEngine._asked_opinion``).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+from regelwerk.ingest.model.fold import fold
+
+FILE = "asked.tsv"
+LANGUAGES = ("de", "en")
+#: How many of a rule text's first words the table keeps to recognise the rule (``starts``).
+STARTS = 5
+_WORD = re.compile(r"\w+")
+
+#: number -> (starts, language, phrasing) rows, in the table's order.
+Table = dict[str, tuple[tuple[str, str, str], ...]]
+
+
+def _entry() -> Traversable:
+    return resources.files("regelwerk.data") / "lexicon" / FILE
+
+
+def starts(text: str) -> str:
+    """The first `STARTS` words of a rule's text, folded and lower-cased: how the table knows
+    a rule (punctuation, case and umlaut spelling do not matter)."""
+    return " ".join(_WORD.findall(fold(text).lower())[:STARTS])
+
+
+def parse(text: str) -> Table:
+    """The table's rows by rule number. Comment lines (``#``) and the header are skipped; a
+    row that is not ``number<TAB>starts<TAB>lang<TAB>phrasing`` raises `ValueError` naming
+    its line (the file ships with the package: a broken row is a packaging error)."""
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#") or line.startswith("rule\t"):
+            continue
+        cols = line.split("\t")
+        if len(cols) != 4 or cols[2] not in LANGUAGES or not cols[3].strip():
+            raise ValueError(f"{FILE} line {n}: expected rule, starts, de|en and a phrasing: {line!r}")
+        out.setdefault(cols[0], []).append((cols[1], cols[2], cols[3]))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@functools.cache
+def table() -> Table:
+    """The shipped table (empty without the file)."""
+    entry = _entry()
+    return parse(entry.read_text(encoding="utf-8")) if entry.is_file() else {}
+
+
+def stamp() -> str:
+    """A short hash of the shipped table, for the index's build key: an edited row rebuilds
+    the index that holds it."""
+    entry = _entry()
+    return hashlib.sha256(entry.read_bytes() if entry.is_file() else b"").hexdigest()[:12]
+
+
+def fields_for(number: str | None, text: str) -> dict[str, str]:
+    """The ``ask_de`` and ``ask_en`` field values of the rule numbered `number` today whose
+    text is `text`, or {} when the table has none for it or the text no longer starts as the
+    table's does."""
+    rows = table().get(number or "")
+    if not rows:
+        return {}
+    begin = starts(text)
+    said = {lang: [p for s, row_lang, p in rows if row_lang == lang and s == begin] for lang in LANGUAGES}
+    return {f"ask_{lang}": "\n".join(ps) for lang, ps in said.items() if ps}
+
+
+__all__ = ["FILE", "STARTS", "Table", "fields_for", "parse", "stamp", "starts", "table"]

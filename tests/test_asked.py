@@ -1,0 +1,102 @@
+"""How players ask for each rule (`regelwerk.index.search.asked`): the table and its index fields."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from regelwerk.index.search import asked
+from regelwerk.index.search.query import SearchEngine
+from regelwerk.ingest import parse_path
+from tests.conftest import NEEDS_SHARED
+from tests.search_home import NEWEST, library_with
+
+TEXT_305_2 = (
+    "A player can normally play one land during their turn; "
+    "however, continuous effects may increase this number."
+)
+
+
+def test_starts_are_the_first_words_folded() -> None:
+    assert asked.starts("Normally, a Player can’t — play ÜBER (lands) here now") == "normally a player can t"
+    assert asked.starts("Spielfeld über alles") == asked.starts("spielfeld ueber alles")
+    assert asked.starts("") == ""
+
+
+def test_parse_groups_rows_by_rule_and_skips_comments() -> None:
+    table = asked.parse(
+        "# comment\nrule\tstarts\tlang\tasked\n"
+        "305.2\ta player can normally play\tde\tWie viele Länder?\n"
+        "305.2\ta player can normally play\ten\tHow many lands?\n"
+        "\n"
+    )
+    assert table == {"305.2": (("a player can normally play", "de", "Wie viele Länder?"),
+                               ("a player can normally play", "en", "How many lands?"))}
+
+
+@pytest.mark.parametrize("line", [
+    "305.2\ta player\tfr\tCombien de terrains?",  # no such language
+    "305.2\ta player\tde",  # a column missing
+    "305.2\ta player\tde\t  ",  # no phrasing
+])
+def test_a_broken_row_names_its_line(line: str) -> None:
+    with pytest.raises(ValueError, match=r"asked.tsv line 2: expected rule, starts, de\|en"):
+        asked.parse(f"rule\tstarts\tlang\tasked\n{line}\n")
+
+
+def test_fields_for_a_rule_whose_text_still_begins_as_the_table_s() -> None:
+    fields = asked.fields_for("305.2", TEXT_305_2)
+    assert set(fields) == {"ask_de", "ask_en"}
+    assert "Länder" in fields["ask_de"] and "lands" in fields["ask_en"]
+    assert fields["ask_de"].count("\n") == 1  # its two German phrasings, one per line
+
+
+@pytest.mark.parametrize(("number", "text"), [
+    ("305.2", "Each player may play an additional land on each of their turns."),  # rewritten
+    ("305.99", TEXT_305_2),  # not in the table
+    (None, TEXT_305_2),
+    ("702.2b", "A creature with toughness greater than 0 that's been dealt damage"),  # keywords: none
+])
+def test_no_fields_for_other_rules(number: str | None, text: str) -> None:
+    assert asked.fields_for(number, text) == {}
+
+
+def test_the_shipped_table_covers_rules_outside_701_and_702_in_both_languages() -> None:
+    table = asked.table()
+    assert len(table) > 2000
+    for number, rows in table.items():
+        assert re.fullmatch(r"[1-9]\d\d\.\d+[a-z]?", number), number
+        assert number[:3] not in ("701", "702"), number
+        langs = [lang for _, lang, _ in rows]
+        assert langs.count("de") >= 1 and langs.count("en") >= 1, number
+        assert len({s for s, _, _ in rows}) == 1, number
+        for _, _, text in rows:
+            assert not re.search(r"\b\d{3}\.\d", text), (number, text)  # never names a rule
+
+
+@NEEDS_SHARED
+def test_every_row_is_a_rule_of_the_cr_it_was_written_for_and_begins_as_it_does() -> None:
+    texts = {s.number: s.text for s in parse_path(NEWEST).sections if s.kind in ("rule", "subrule")}
+    for number, rows in asked.table().items():
+        assert number in texts, number
+        assert rows[0][0] == asked.starts(texts[number]), number
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
+    engine = SearchEngine(library_with(tmp_path_factory, NEWEST))
+    yield engine
+    engine.close()
+
+
+@NEEDS_SHARED
+def test_the_index_holds_the_phrasings_in_the_rule_s_own_unit(engine: SearchEngine) -> None:
+    from whoosh import query as wq
+
+    for field, word in (("ask_de", "land"), ("ask_en", "land")):
+        found = {str(engine._stored(r.docnum).get("number")) for r in engine.searcher.search(
+            wq.Term(field, word), limit=None)}
+        assert "305.2" in found
+        assert not any(n.startswith(("701.", "702.")) for n in found)

@@ -1,0 +1,53 @@
+"""Assemble ``data/lexicon/asked.tsv`` from written phrasing files and the CR they were written for.
+
+usage: python tools/asked_table.py CR.txt WRITTEN.tsv... > data/lexicon/asked.tsv
+
+Each WRITTEN file has the header ``rule<TAB>lang<TAB>asked`` and rows of a rule number, de or
+en, and one phrasing. The output adds each rule's ``starts`` (its text's first words, folded,
+as ``regelwerk.index.search.asked.starts`` reads them, from the CR parsed by regelwerk's own
+ingest), so the index gives a rule its phrasings only while its text still begins that way.
+Rows naming a rule the CR lacks are reported on stderr and left out.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from regelwerk.index.search.asked import starts
+from regelwerk.ingest import parse_path
+
+HEADER = """\
+# How players ask for each rule: document expansion for questions (regelwerk.index.search.asked).
+# Written for the 2026-04-17 CR by helpers from each rule's own text (never from the question
+# sets of tests/relevance): for every rule outside 701 and 702, two German phrasings (a
+# question about a situation, a short search-box query) and one English question.
+# Assembled by tools/asked_table.py; starts: the rule text's first words, folded.
+rule\tstarts\tlang\tasked
+"""
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    parsed = parse_path(argv[0])
+    texts = {s.number: s.text for s in parsed.sections if s.kind in ("rule", "subrule") and s.number}
+    out = [HEADER]
+    for name in argv[1:]:
+        lines = Path(name).read_text(encoding="utf-8").splitlines()
+        if not lines or lines[0] != "rule\tlang\tasked":
+            print(f"{name}: line 1: expected the header rule<TAB>lang<TAB>asked", file=sys.stderr)
+            return 1
+        for n, line in enumerate(lines[1:], 2):
+            number, lang, text = line.split("\t")
+            if number not in texts:
+                print(f"{name}: line {n}: no rule {number} in {argv[0]}; left out", file=sys.stderr)
+                continue
+            out.append(f"{number}\t{starts(texts[number])}\t{lang}\t{text.strip()}\n")
+    sys.stdout.write("".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
