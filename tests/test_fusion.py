@@ -180,7 +180,7 @@ def test_every_question_is_fused_with_how_players_ask_for_each_rule(
     table = asked.table()
     # each hit is a rule whose phrasings in the question's language hold its words
     assert all(any(row[1] == lang for row in table.get(str(f.get("number")), ())) for f, _ in plain)
-    assert plain[0][0]["number"] == "305.2"
+    assert str(plain[0][0]["number"]).startswith("305.2")  # the land play rule or a subrule of it
     assert [h.number for h in result.hits] == [f.get("number") for f, _ in out[:10]]
 
 

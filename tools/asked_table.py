@@ -20,8 +20,9 @@ from regelwerk.ingest import parse_path
 HEADER = """\
 # How players ask for each rule: document expansion for questions (regelwerk.index.search.asked).
 # Written for the 2026-04-17 CR by helpers from each rule's own text (never from the question
-# sets of tests/relevance): for every rule outside 701 and 702, two German phrasings (a
-# question about a situation, a short search-box query) and one English question.
+# sets of tests/relevance), session 28: for every rule two German phrasings (a question about a
+# situation, a short search-box query) and one English question; for the rules outside 701 and
+# 702 a second round of as many from another angle (other situations, slang, a forum style).
 # Assembled by tools/asked_table.py; starts: the rule text's first words, folded.
 rule\tstarts\tlang\tasked
 """

@@ -3,11 +3,12 @@
 A question rarely uses the words of the rule that answers it ("Wie viele Länder darf ich pro
 Zug spielen?" for 305.2, whose text says "play a land ... once during each of their turns"),
 and a German one has no German rules text to match at all: it reaches the English rules only
-through the word-by-word lexicon. So every rule outside 701 and 702 (whose keyword names the
-term tables link already) has a few questions players ask when it is the answer: two German
-(a question about a situation and a short search-box query) and one English, written from
-the rule's own text alone (never from the question sets of ``tests/relevance``), as
-doc2query (Nogueira et al. 2019) writes them with a model.
+through the word-by-word lexicon. So every rule of the 2026-04-17 CR has a few questions
+players ask when it is the answer, written from the rule's own text alone (never from the
+question sets of ``tests/relevance``), as doc2query (Nogueira et al. 2019) writes them with a
+model: two German (a question about a situation and a short search-box query) and one English
+for each rule, and for the 2,090 rules outside 701 and 702 a second round of as many from
+another angle (other situations, players' slang, a sloppy forum style).
 
 The build puts a rule's phrasings into its unit's ``ask_de`` and ``ask_en`` fields
 (`fields_for`), where the rule's number today is the table's and its text still begins as the
