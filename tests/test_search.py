@@ -678,9 +678,11 @@ def test_a_question_naming_a_glossary_term_also_searches_its_definition(
 ) -> None:
     """The glossary says of 'Instead': "Effects that use the word 'instead' are replacement
     effects"; the rule defining replacement effects by that word (614.1a) rises when the
-    definition's words join the question."""
-    from regelwerk.index.search import feedback
+    definition's words join the question. (How players ask for each rule, `asked`, puts it first
+    on its own: switched off here, to see the definition's part.)"""
+    from regelwerk.index.search import feedback, fusion
 
+    monkeypatch.setitem(fusion.ASKED, "weight", 0.0)
     question = "what does instead mean on a card"
     with_definition = rank_of(engine, question, "614.1a")
     monkeypatch.setattr(feedback, "GLOSS", 0.0)
