@@ -10,10 +10,11 @@ the FTS5 baseline; ``--split held`` or ``--split all`` for the other rows, ``--s
 the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--split fresh3``,
 ``--split fresh4``, ``--split fresh5``, ``--split fresh6``, ``--split fresh7``, ``--split fresh8``,
 ``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``,
-``--split fresh15``, ``--split fresh16``, ``--split fresh17``, ``--split fresh19`` and ``--split
-fresh20`` for the third to twentieth (``fresh2.tsv`` to ``fresh13.tsv``, ``fresh15.tsv`` to
-``fresh17.tsv``, ``fresh19.tsv``, ``fresh20.tsv``), ``--split real17``, ``--split real19`` and
-``--split real20`` for the realistic ones (``real17.tsv``, ``real19.tsv``, ``real20.tsv``:
+``--split fresh15``, ``--split fresh16``, ``--split fresh17``, ``--split fresh19``, ``--split
+fresh20``, ``--split fresh21`` and ``--split fresh22`` for the third to twenty-second (``fresh2.tsv``
+to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``, ``fresh19.tsv`` to ``fresh22.tsv``),
+``--split real17``, ``--split real19`` to ``--split real22`` for the realistic ones
+(``real17.tsv``, ``real19.tsv`` to ``real22.tsv``:
 common topics, no novelty rule), ``--split heldout`` for every held-out question at once (pooled
 per language and per set: the figure issue 9's closing notes report), ``--split paired`` and
 ``--split paired2`` for German translations of English dev questions (``paired.tsv``,
@@ -147,6 +148,14 @@ REAL19 = QUESTIONS.with_name("real19.tsv")
 #: once and committed at once (two sessions' sets had been lost with their machine uncommitted).
 FRESH20 = QUESTIONS.with_name("fresh20.tsv")
 REAL20 = QUESTIONS.with_name("real20.tsv")
+#: The twenty-first held-out set and the fourth realistic one (``fresh21``, ``real21``): written
+#: by helpers at the start of session 28, before its changes, and committed at its end.
+FRESH21 = QUESTIONS.with_name("fresh21.tsv")
+REAL21 = QUESTIONS.with_name("real21.tsv")
+#: The twenty-second and the fifth realistic one (``fresh22``, ``real22``): written at the end of
+#: session 28, after all of its changes, scored once and committed at once.
+FRESH22 = QUESTIONS.with_name("fresh22.tsv")
+REAL22 = QUESTIONS.with_name("real22.tsv")
 #: German translations of English dev questions the search answered first (``split`` =
 #: ``paired``, session 25): a probe of what the German reading loses. Tuning data, but not
 #: among the dev rows (`load_questions` reads it for ``--split paired`` only).
@@ -161,7 +170,8 @@ HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4
             "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8,
             "fresh9": FRESH9, "fresh10": FRESH10, "fresh11": FRESH11, "fresh12": FRESH12,
             "fresh13": FRESH13, "fresh15": FRESH15, "fresh16": FRESH16, "fresh17": FRESH17,
-            "real17": REAL17, "fresh19": FRESH19, "real19": REAL19, "fresh20": FRESH20, "real20": REAL20}
+            "real17": REAL17, "fresh19": FRESH19, "real19": REAL19, "fresh20": FRESH20, "real20": REAL20,
+            "fresh21": FRESH21, "real21": REAL21, "fresh22": FRESH22, "real22": REAL22}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -241,9 +251,9 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     (`PLAYERS`), the German ones (`GERMAN`), the second to tenth rounds' (`DEV2`, `DEV3`,
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`, `DEV10`), ``held`` ``questions.tsv`` alone,
     ``players``, ``german``, ``dev2`` to ``dev10`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
-    held-out file (`FRESH`), ``fresh2`` to ``fresh13``, ``fresh15`` to ``fresh17``, ``fresh19`` and
-    ``fresh20`` the third to twentieth ones and ``real17``, ``real19``, ``real20`` the realistic
-    ones (`HELD_OUT`), ``heldout``
+    held-out file (`FRESH`), ``fresh2`` to ``fresh13``, ``fresh15`` to ``fresh17``, ``fresh19`` to
+    ``fresh22`` the third to twenty-second ones and ``real17``, ``real19`` to ``real22`` the
+    realistic ones (`HELD_OUT`), ``heldout``
     all of those and ``questions.tsv``'s held rows together; ``paired`` and ``paired2`` the German
     translations of English dev questions (`PAIRS`).
     """

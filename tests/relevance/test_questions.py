@@ -41,7 +41,8 @@ the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--s
 ``fresh13.tsv``, ``--split fresh13``;
 ``fresh15.tsv``, ``--split fresh15``; ``fresh16.tsv``, ``--split fresh16``; ``fresh17.tsv``,
 ``--split fresh17``; ``fresh19.tsv``, ``--split fresh19``; and the realistic ``real17.tsv``,
-``--split real17``, ``real19.tsv``, ``--split real19``; ``fresh20.tsv`` and ``real20.tsv``),
+``--split real17``, ``real19.tsv``, ``--split real19``; ``fresh20.tsv`` and ``real20.tsv``;
+``fresh21.tsv``, ``real21.tsv``, ``fresh22.tsv`` and ``real22.tsv``),
 whose answers are checked here too.
 """
 
@@ -102,6 +103,12 @@ REAL19 = load_questions(split="real19")
 #: The twentieth and the third realistic one (written at session 27's end, after its changes).
 FRESH20 = load_questions(split="fresh20")
 REAL20 = load_questions(split="real20")
+#: Session 28's: the twenty-first and fourth realistic (written before its changes) and the
+#: twenty-second and fifth realistic (written after them).
+FRESH21 = load_questions(split="fresh21")
+REAL21 = load_questions(split="real21")
+FRESH22 = load_questions(split="fresh22")
+REAL22 = load_questions(split="real22")
 #: German translations of English dev questions (session 25): tuning data, not in the dev figures.
 PAIRED = load_questions(split="paired")
 #: Their second round (session 27): the other English dev questions' German twins.
@@ -208,6 +215,26 @@ def test_the_set_is_big_enough_and_split() -> None:
       ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
       + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
       + PAIRED2 + FRESH20,
+      (45, 30)),
+     (FRESH21, "fresh21",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2 + FRESH20 + REAL20,
+      (45, 30)),
+     (REAL21, "real21",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2 + FRESH20 + REAL20 + FRESH21,
+      (45, 30)),
+     (FRESH22, "fresh22",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2 + FRESH20 + REAL20 + FRESH21 + REAL21,
+      (45, 30)),
+     (REAL22, "real22",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2 + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22,
       (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
@@ -262,7 +289,7 @@ def test_the_paired_questions_are_german_twins_of_english_dev_questions() -> Non
     "question",
     ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
     + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + FRESH19 + REAL19
-    + FRESH20 + REAL20 + PAIRED + PAIRED2,
+    + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + PAIRED + PAIRED2,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
