@@ -92,10 +92,12 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
 
 
 @NEEDS_SHARED
-def test_the_index_holds_the_phrasings_in_the_rule_s_own_unit(engine: SearchEngine) -> None:
-    from whoosh import query as wq
-
-    for field, word in (("ask_de", "land"), ("ask_en", "land")):
-        found = {str(engine._stored(r.docnum).get("number")) for r in engine.searcher.search(
-            wq.Term(field, word), limit=None)}
-        assert "305.2" in found
+def test_the_index_holds_the_phrasings_of_the_default_scope_s_rules(engine: SearchEngine) -> None:
+    for lang in ("de", "en"):
+        found = [str(engine._stored(d).get("number")) for d, _ in engine.members.asked(lang, ["land"], 200)]
+        assert "305.2" in found, lang
+        scores = [s for _, s in engine.members.asked(lang, ["land"], 200)]
+        assert scores == sorted(scores, reverse=True)
+    [(rows,)] = engine.members.con.execute("SELECT count(*) FROM asked_de")
+    assert rows == len(asked.table())  # one row per rule of the newest CR, each unit once
+    assert engine.members.asked("de", [], 5) == engine.members.asked("fr", ["land"], 5) == []

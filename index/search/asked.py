@@ -10,17 +10,18 @@ model: two German (a question about a situation and a short search-box query) an
 for each rule, and for the 2,090 rules outside 701 and 702 a second round of as many from
 another angle (other situations, players' slang, a sloppy forum style).
 
-The build puts a rule's phrasings into its unit's ``ask_de`` and ``ask_en`` fields
-(`fields_for`), where the rule's number today is the table's and its text still begins as the
-table's did (``starts``: its first words, folded), so a renumbered or rewritten rule of
-another release gets none. A question searches the field of its own language with its own
-words, and that ranking is fused into its hits (``query.SearchEngine._asked_opinion``).
+The build puts a rule's phrasings into its unit's record (``ask_de``, ``ask_en``: `fields_for`),
+where the rule's number today is the table's and its text still begins as the table's did
+(``starts``: its first words, folded), so a renumbered or rewritten rule of another release
+gets none; the default scope's are written, as the index analyzers' terms, to SQLite FTS5
+tables beside the whoosh index (``members.write_asked``). A question searches the table of its
+own language with its own words, and that ranking is fused into its hits
+(``query.SearchEngine._asked_opinion``).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -69,15 +70,28 @@ def table() -> Table:
     return parse(entry.read_text(encoding="utf-8")) if entry.is_file() else {}
 
 
+@functools.cache
 def stamp() -> str:
     """A short hash of the shipped table, for the index's build key: an edited row rebuilds
-    the index that holds it."""
+    the index that holds it. Taken from the store's ready marker when the table is the file it
+    was computed from, as the term tables' (`regelwerk.index.terms.shipped.stamp`): every
+    search opens the index, and hashing the table's 1.6 MB cost each cold command about 45
+    million instructions (``bench/bench.py --instructions``: ``search banding`` 1.58x -> 1.65x
+    the floor)."""
+    from regelwerk.index.store import ready
+
     entry = _entry()
-    return hashlib.sha256(entry.read_bytes() if entry.is_file() else b"").hexdigest()[:12]
+
+    def compute() -> str:
+        import hashlib
+
+        return hashlib.sha256(entry.read_bytes() if entry.is_file() else b"").hexdigest()[:12]
+
+    return ready.stamp("asked", [entry] if entry.is_file() else [], compute)
 
 
 def fields_for(number: str | None, text: str) -> dict[str, str]:
-    """The ``ask_de`` and ``ask_en`` field values of the rule numbered `number` today whose
+    """The ``ask_de`` and ``ask_en`` record values of the rule numbered `number` today whose
     text is `text`, or {} when the table has none for it or the text no longer starts as the
     table's does."""
     rows = table().get(number or "")

@@ -39,6 +39,7 @@ from regelwerk.index.search.members import (
     SCOPE_INDEX,
     pack,
     unpack,
+    write_asked,
     write_plain,
 )
 from regelwerk.ingest.model.releases import release_key
@@ -74,6 +75,7 @@ def grow(library: Corpus, folder: Path, salt: str) -> None:
         con.execute(SCOPE_INDEX)
         if growth.changed or base is None:
             write_plain(con, growth.pending)
+            write_asked(con, growth.pending)
         con.commit()
         _write_vocabulary(con, folder)
     finally:

@@ -12,6 +12,7 @@ where each unit occurs and what its number is today there::
     spell    (word, n)                                     word counts of every unit's words
     plain    (title, body) FTS5, rowid = uid               the default scope's English units
     plain_common (term)                                    its terms in over half its rows
+    asked_de, asked_en (terms) FTS5, rowid = uid            how players ask for each rule
 
 A search is filtered by a set of whoosh document numbers read from here (the newest release
 by default, one version, or everything) and each hit is *placed*: given the document,
@@ -192,6 +193,22 @@ class Members:
         except sqlite3.OperationalError:
             return []
 
+    def asked(self, lang: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """``(whoosh document number, score)`` of the default scope's `limit` units whose
+        phrasings in `lang` (``asked``) best match any of the index `terms` by FTS5's bm25
+        (negated: higher is better), or [] where the index has no such table."""
+        if not terms or lang not in ("de", "en"):
+            return []
+        match = " OR ".join(_QUOTE + t.replace(_QUOTE, _QUOTE * 2) + _QUOTE for t in terms)
+        sql = (
+            f"SELECT u.docnum, -a.s FROM (SELECT rowid AS uid, bm25(asked_{lang}) AS s FROM asked_{lang} "
+            f"WHERE asked_{lang} MATCH ? ORDER BY s LIMIT ?) a JOIN units u ON u.uid = a.uid ORDER BY a.s"
+        )
+        try:
+            return [(int(d), float(s)) for d, s in self.con.execute(sql, (match, limit))]
+        except sqlite3.OperationalError:
+            return []
+
     def place(
         self, uids: list[int], languages: dict[int, str], version: str | None, all_versions: bool = False
     ) -> dict[int, Place]:
@@ -216,28 +233,74 @@ class Members:
         return {uid: place for uid, (_, place) in best.items()}
 
 
+#: How players ask for each rule of the default scope (``asked``: a unit's ``ask_de`` and
+#: ``ask_en``), as the index analyzers' terms of each language (folded, stemmed, German compounds
+#: split), for FTS5's bm25 (k1 1.2, b 0.75): every question's third opinion (``fusion.ASKED``).
+#: Its rowid is the unit's uid; every build that writes units makes it again (`write_asked`).
+#: SQLite's C writes its postings: as whoosh fields the 15,684 phrasings took a third more
+#: instructions to ingest (20.2 G -> 27.2 G, ``bench/bench.py --instructions``), here a fifth
+#: (24.2 G: most of it analyzing the phrasings' words, which the CR's text does not hold).
+ASKED = """
+DROP TABLE IF EXISTS asked_de;
+DROP TABLE IF EXISTS asked_en;
+CREATE VIRTUAL TABLE asked_de USING fts5(terms, tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
+CREATE VIRTUAL TABLE asked_en USING fts5(terms, tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
+"""
+
+
+def write_asked(con: sqlite3.Connection, known: Mapping[int, dict[str, Any]]) -> None:
+    """(Re)make the `ASKED` tables from the default scope's units that carry phrasings (none
+    where SQLite has no FTS5); `known` as for `write_plain`."""
+    from regelwerk.index.search.analysis import analyzer, word_positions
+
+    records = _remade(con, ASKED, None, known)
+    if records is None:
+        return
+    for lang in ("de", "en"):
+        ana, rows = analyzer(lang), []
+        for uid, record in records.items():
+            text = record.get(f"ask_{lang}")
+            poses = word_positions(ana, text) if text else None
+            if poses:
+                rows.append((uid, " ".join(t for t, p in poses.items() for _ in p)))
+        con.executemany(f"INSERT INTO asked_{lang} (rowid, terms) VALUES (?, ?)", rows)
+
+
 def write_plain(con: sqlite3.Connection, known: Mapping[int, dict[str, Any]]) -> None:
     """(Re)make the `PLAIN` table from the default scope's English units (none where SQLite
     has no FTS5: the engine then fuses nothing); `known`: records by uid the builder holds
     already (a new CR's: unpacking all 4,000 would be half of the table's 0.1 s)."""
-    try:
-        con.executescript(PLAIN)
-    except sqlite3.OperationalError:
+    records = _remade(con, PLAIN, "en", known)
+    if records is None:
         return
-    uids = [uid for (uid,) in con.execute("SELECT uid FROM units WHERE dflt = 1 AND language = 'en'")]
-    stored = [uid for uid in uids if uid not in known]
-    records = dict(known)
-    for start in range(0, len(stored), 500):
-        part = stored[start : start + 500]
-        sql = f"SELECT uid, record FROM units WHERE uid IN ({','.join('?' * len(part))})"
-        records.update((uid, unpack(blob)) for uid, blob in con.execute(sql, part))
-    rows = ((uid, str(records[uid].get("title_en") or ""), str(records[uid].get("text_en") or ""))
-            for uid in uids)
+    rows = ((uid, str(r.get("title_en") or ""), str(r.get("text_en") or "")) for uid, r in records.items())
     con.executemany("INSERT INTO plain (rowid, title, body) VALUES (?, ?, ?)", rows)
     con.executescript(PLAIN_COMMON)
 
 
+def _remade(
+    con: sqlite3.Connection, script: str, language: str | None, known: Mapping[int, dict[str, Any]]
+) -> dict[int, dict[str, Any]] | None:
+    """Run `script` (the FTS5 tables dropped and made anew) and return the records of the
+    default scope's units (of `language` only, if given) by uid, in uid order: `known`'s, the
+    others unpacked from the units table; None where SQLite has no FTS5."""
+    try:
+        con.executescript(script)
+    except sqlite3.OperationalError:
+        return None
+    sql = "SELECT uid FROM units WHERE dflt = 1" + (" AND language = ?" if language else "") + " ORDER BY uid"
+    uids = [uid for (uid,) in con.execute(sql, (language,) if language else ())]
+    stored = [uid for uid in uids if uid not in known]
+    found: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(stored), 500):
+        part = stored[start : start + 500]
+        sql = f"SELECT uid, record FROM units WHERE uid IN ({','.join('?' * len(part))})"
+        found.update((uid, unpack(blob)) for uid, blob in con.execute(sql, part))
+    return {uid: known[uid] if uid in known else found[uid] for uid in uids}
+
+
 __all__ = [
-    "FILE", "MEMBER_INDEXES", "PLAIN", "PLAIN_COMMON", "SCHEMA", "SCOPE_INDEX", "Members", "Place", "pack",
-    "unpack", "write_plain",
+    "ASKED", "FILE", "MEMBER_INDEXES", "PLAIN", "PLAIN_COMMON", "SCHEMA", "SCOPE_INDEX", "Members", "Place",
+    "pack",
+    "unpack", "write_asked", "write_plain",
 ]

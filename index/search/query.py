@@ -592,9 +592,10 @@ class SearchEngine:
 
     def _asked_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
         """A question's best hits fused with a plain BM25 search of its own words over how
-        players ask for each rule in its language (``ask_de`` / ``ask_en``, `asked`), within
-        `flt` (`fusion.ASKED`): a German question meets German words there, where elsewhere
-        it meets English rules only through the lexicon."""
+        players ask for each rule in its language (``members.ASKED``, `asked`), within `flt`
+        (`fusion.ASKED`): a German question meets German words there, where elsewhere it meets
+        English rules only through the lexicon. The table holds the default scope: a search of
+        another release gets no such opinion."""
         from regelwerk.index.search import fusion
 
         weight, depth = fusion.ASKED["weight"], int(fusion.ASKED["depth"])
@@ -604,17 +605,8 @@ class SearchEngine:
         found: set[str] = set()
         for word in _WORD.findall(query):
             found |= self._analyze(lang, word.lower())
-        q = _union([wq.Term(f"ask_{lang}", t) for t in sorted(found)])
-        if q is None:
-            return ranked
-        from whoosh import scoring
-
-        before = self.searcher.weighting, self._bm25
-        self.searcher.weighting, self._bm25 = scoring.BM25F(), (0.75, 1.2)
-        try:
-            asked = self._placed(self._run(q, depth, flt))
-        finally:
-            self.searcher.weighting, self._bm25 = before
+        hits = self.members.asked(lang, sorted(found), depth)
+        asked = self._placed((self._stored(d), sc) for d, sc in hits if flt is None or d in flt)
         return fusion.fuse(ranked, asked, weight, RERANK)
 
     def _fts_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:

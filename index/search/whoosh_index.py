@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search23-asked1"
+INDEX_SALT = "search23-asked3"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
@@ -118,8 +118,6 @@ def schema() -> Schema:
         text_de=RememberedText(analyzer=de),
         ex_en=RememberedText(analyzer=en),  # a rule's "Example:" paragraphs, weighed apart from its text
         ex_de=RememberedText(analyzer=de),
-        ask_en=RememberedText(analyzer=en),  # how players ask for the rule (``asked``)
-        ask_de=RememberedText(analyzer=de),
         language=ID(stored=True),
         kind=ID(stored=True),
         order=NUMERIC(sortable=True),  # rule number order: 702.22 < 702.22a < 702.23
@@ -219,7 +217,7 @@ def unit_records(library: Corpus, docs: list[ParsedDocument]) -> Iterator[Occurr
                     record[key] = " ".join(filter(None, [record.get(key), *gloss]))
                 given = numbers.assigned.get(s.position, (None, None))[1]
                 today = numbers.currents.get((d.id, s.number)) if s.number else given
-                if s.kind in ("rule", "subrule"):
+                if s.kind in ("rule", "subrule"):  # not whoosh fields: ``members.write_asked``
                     record.update(asked.fields_for(today, s.text))
                 yield d.id, s.position, today, record
         for g in parsed.glossary:
