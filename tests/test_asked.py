@@ -25,6 +25,12 @@ def test_starts_are_the_first_words_folded() -> None:
     assert asked.starts("") == ""
 
 
+def test_the_fingerprint_is_a_short_hash_of_the_first_words() -> None:
+    assert asked.fingerprint(TEXT_305_2) == asked.fingerprint("A PLAYER can normally play; nothing else")
+    assert asked.fingerprint(TEXT_305_2) != asked.fingerprint("A player can normally cast")
+    assert re.fullmatch(r"[0-9a-f]{10}", asked.fingerprint(TEXT_305_2))
+
+
 def test_parse_groups_rows_by_rule_and_skips_comments() -> None:
     table = asked.parse(
         "# comment\nrule\tstarts\tlang\tasked\n"
@@ -42,7 +48,7 @@ def test_parse_groups_rows_by_rule_and_skips_comments() -> None:
     "305.2\ta player\tde\t  ",  # no phrasing
 ])
 def test_a_broken_row_names_its_line(line: str) -> None:
-    with pytest.raises(ValueError, match=r"asked.tsv line 2: expected rule, starts, de\|en"):
+    with pytest.raises(ValueError, match=r"asked.tsv.xz line 2: expected rule, starts, de\|en"):
         asked.parse(f"rule\tstarts\tlang\tasked\n{line}\n")
 
 
@@ -81,7 +87,7 @@ def test_every_row_is_a_rule_of_the_cr_it_was_written_for_and_begins_as_it_does(
     texts = {s.number: s.text for s in parse_path(NEWEST).sections if s.kind in ("rule", "subrule")}
     for number, rows in asked.table().items():
         assert number in texts, number
-        assert rows[0][0] == asked.starts(texts[number]), number
+        assert rows[0][0] == asked.fingerprint(texts[number]), number
 
 
 @pytest.fixture(scope="module")
