@@ -25,7 +25,10 @@ HEADER = """\
 # Written for the 2026-04-17 CR by helpers from each rule's own text (never from the question
 # sets of tests/relevance), session 28: for every rule two German phrasings (a question about a
 # situation, a short search-box query) and one English question; for the rules outside 701 and
-# 702 a second round of as many from another angle (other situations, slang, a forum style).
+# 702 a second round of as many from another angle (other situations, slang, a forum style);
+# session 29, a third round for every rule: two German (a situation at the table, and a search-box
+# query or a slangy forum question) and two English (the same two kinds), each unlike the rule's
+# earlier lines.
 # Assembled by tools/asked_table.py; starts: a hash of the rule text's first words, folded.
 rule\tstarts\tlang\tasked
 """

@@ -7,8 +7,9 @@ through the word-by-word lexicon. So every rule of the 2026-04-17 CR has a few q
 players ask when it is the answer, written from the rule's own text alone (never from the
 question sets of ``tests/relevance``), as doc2query (Nogueira et al. 2019) writes them with a
 model: two German (a question about a situation and a short search-box query) and one English
-for each rule, and for the 2,090 rules outside 701 and 702 a second round of as many from
-another angle (other situations, players' slang, a sloppy forum style).
+for each rule, for the 2,090 rules outside 701 and 702 a second round of as many from
+another angle (other situations, players' slang, a sloppy forum style), and (session 29) a
+third round for every rule, two German and two English, each unlike the rule's earlier lines.
 
 The build puts a rule's phrasings into its unit's record (``ask_de``, ``ask_en``: `fields_for`),
 where the rule's number today is the table's and its text still begins as the table's did
@@ -28,7 +29,7 @@ from importlib.resources.abc import Traversable
 
 from regelwerk.ingest.model.fold import fold
 
-#: xz-compressed: 15,684 phrasings are 1.6 MB of text, 0.3 MB compressed (read at index build only).
+#: xz-compressed: 28,236 phrasings are 2.4 MB of text, 0.5 MB compressed (read at index build only).
 FILE = "asked.tsv.xz"
 LANGUAGES = ("de", "en")
 #: How many of a rule text's first words the table keeps to recognise the rule (``starts``).

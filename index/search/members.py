@@ -107,6 +107,7 @@ class Members:
             self._scope.setdefault(doc, set()).add(lang)
         self._templates: list[tuple[int, str, str]] | None = None
         self._common: set[str] | None = None  # `PLAIN_COMMON`, read on the first `plain`
+        self._asked_common: set[tuple[str, str]] | None = None  # `ASKED_COMMON`, on the first `asked`
 
     def close(self) -> None:
         self.con.close()
@@ -196,9 +197,16 @@ class Members:
     def asked(self, lang: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
         """``(whoosh document number, score)`` of the default scope's `limit` units whose
         phrasings in `lang` (``asked``) best match any of the index `terms` by FTS5's bm25
-        (negated: higher is better), or [] where the index has no such table."""
+        (negated: higher is better), or [] where the index has no such table. The terms
+        ``asked_common`` lists are left out unless the question has no others."""
         if not terms or lang not in ("de", "en"):
             return []
+        if self._asked_common is None:
+            try:
+                self._asked_common = set(self.con.execute("SELECT lang, term FROM asked_common"))
+            except sqlite3.OperationalError:
+                self._asked_common = set()
+        terms = [t for t in terms if (lang, t) not in self._asked_common] or list(terms)
         match = " OR ".join(_QUOTE + t.replace(_QUOTE, _QUOTE * 2) + _QUOTE for t in terms)
         sql = (
             f"SELECT u.docnum, -a.s FROM (SELECT rowid AS uid, bm25(asked_{lang}) AS s FROM asked_{lang} "
@@ -237,7 +245,7 @@ class Members:
 #: ``ask_en``), as the index analyzers' terms of each language (folded, stemmed, German compounds
 #: split), for FTS5's bm25 (k1 1.2, b 0.75): every question's third opinion (``fusion.ASKED``).
 #: Its rowid is the unit's uid; every build that writes units makes it again (`write_asked`).
-#: SQLite's C writes its postings: as whoosh fields the 15,684 phrasings took a third more
+#: SQLite's C writes its postings: as whoosh fields session 28's 15,684 phrasings took a third more
 #: instructions to ingest (20.2 G -> 27.2 G, ``bench/bench.py --instructions``), here a fifth
 #: (24.2 G: most of it analyzing the phrasings' words, which the CR's text does not hold).
 ASKED = """
@@ -245,6 +253,24 @@ DROP TABLE IF EXISTS asked_de;
 DROP TABLE IF EXISTS asked_en;
 CREATE VIRTUAL TABLE asked_de USING fts5(terms, tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
 CREATE VIRTUAL TABLE asked_en USING fts5(terms, tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
+"""
+
+#: The terms in more than `COMMON_SHARE` of a language's phrasing rows (German "kart" and
+#: "kreatur", English "card" and "creatur"), which a question's asked search leaves out as
+#: `Members.plain` leaves out ``plain_common``'s: scoring every row such a word matches was the
+#: warm queries' slowest part (session 29; the dev figures did not move, see ``fusion.ASKED``).
+COMMON_SHARE = 0.3
+ASKED_COMMON = f"""
+DROP TABLE IF EXISTS asked_common;
+CREATE TABLE asked_common (lang TEXT, term TEXT);
+CREATE VIRTUAL TABLE temp.asked_de_terms USING fts5vocab(main, asked_de, 'row');
+CREATE VIRTUAL TABLE temp.asked_en_terms USING fts5vocab(main, asked_en, 'row');
+INSERT INTO asked_common SELECT 'de', term FROM temp.asked_de_terms
+    WHERE doc > {COMMON_SHARE} * (SELECT count(*) FROM asked_de);
+INSERT INTO asked_common SELECT 'en', term FROM temp.asked_en_terms
+    WHERE doc > {COMMON_SHARE} * (SELECT count(*) FROM asked_en);
+DROP TABLE temp.asked_de_terms;
+DROP TABLE temp.asked_en_terms;
 """
 
 
@@ -264,6 +290,7 @@ def write_asked(con: sqlite3.Connection, known: Mapping[int, dict[str, Any]]) ->
             if poses:
                 rows.append((uid, " ".join(t for t, p in poses.items() for _ in p)))
         con.executemany(f"INSERT INTO asked_{lang} (rowid, terms) VALUES (?, ?)", rows)
+    con.executescript(ASKED_COMMON)
 
 
 def write_plain(con: sqlite3.Connection, known: Mapping[int, dict[str, Any]]) -> None:
@@ -300,7 +327,8 @@ def _remade(
 
 
 __all__ = [
-    "ASKED", "FILE", "MEMBER_INDEXES", "PLAIN", "PLAIN_COMMON", "SCHEMA", "SCOPE_INDEX", "Members", "Place",
+    "ASKED", "ASKED_COMMON", "COMMON_SHARE",
+    "FILE", "MEMBER_INDEXES", "PLAIN", "PLAIN_COMMON", "SCHEMA", "SCOPE_INDEX", "Members", "Place",
     "pack",
     "unpack", "write_asked", "write_plain",
 ]

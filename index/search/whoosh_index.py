@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from regelwerk.ingest.model.records import Document, GlossaryEntry, ParsedDocument, Section
 
 #: Bump when the schema or what goes into it changes, so old indexes are rebuilt.
-INDEX_SALT = "search23-asked3"
+INDEX_SALT = "search24-asked4"
 LANGUAGES = ("en", "de")
 VOCAB_FILE = "vocabulary.json"
 _WORD_SPLIT = re.compile(r"\w+")
