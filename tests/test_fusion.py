@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from regelwerk.index.search import fusion, semantic
+from regelwerk.index.search import fusion, order, semantic
 from regelwerk.index.search.query import RERANK, SearchEngine
 from tests.search_home import NEWEST, library_with
 
@@ -149,7 +149,7 @@ def test_an_english_question_is_fused_with_fts5_s_ranking_of_its_words(
     assert fused == out
     assert 10 < len(plain) <= fusion.ENGLISH["depth"]
     assert all(f["language"] == "en" and f.get("key") for f, _ in plain)
-    assert [h.number for h in result.hits] == [f.get("number") for f, _ in last[:10]]
+    assert_ordered(engine, result, last, "en")
 
 
 def test_a_german_question_is_fused_with_a_plain_search_of_its_english_reading(
@@ -162,7 +162,16 @@ def test_a_german_question_is_fused_with_a_plain_search_of_its_english_reading(
     assert all(f["language"] == "en" for f, _ in plain)
     assert any("deathtouch" in str(f["text"]).lower() for f, _ in plain)  # read as English
     assert len(out) >= min(len(ranked), RERANK)
-    assert [h.number for h in result.hits] == [f.get("number") for f, _ in last[:10]]
+    assert_ordered(engine, result, last, "de")
+
+
+def assert_ordered(engine: SearchEngine, result: Any, fused: Any, lang: str) -> None:
+    """The hits are the fused list `fused` in the learned order (`order`), which saw it last."""
+    assert engine.last_lists is not None
+    code, asked, last = engine.last_lists
+    assert last == fused
+    ordered = order.reorder(code, asked, fused, order.WEIGHTS[lang])
+    assert [h.number for h in result.hits] == [f.get("number") for f, _ in ordered[:10]]
 
 
 @pytest.mark.parametrize(("query", "lang"), [
@@ -181,7 +190,7 @@ def test_every_question_is_fused_with_how_players_ask_for_each_rule(
     # each hit is a rule whose phrasings in the question's language hold its words
     assert all(any(row[1] == lang for row in table.get(str(f.get("number")), ())) for f, _ in plain)
     assert str(plain[0][0]["number"]).startswith("305.2")  # the land play rule or a subrule of it
-    assert [h.number for h in result.hits] == [f.get("number") for f, _ in out[:10]]
+    assert_ordered(engine, result, out, lang)
 
 
 def test_no_asked_opinion_at_weight_0(

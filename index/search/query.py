@@ -210,6 +210,9 @@ def searchable(query: str) -> str:
 class SearchEngine:
     """An open index plus what query building needs; reuse one for many queries."""
 
+    #: A question's three rankings the learned order saw (`_ordered`), for the tools.
+    last_lists: tuple[rerank.Ranked, rerank.Ranked, rerank.Ranked] | None
+
     def __init__(self, library: Corpus) -> None:
         self.library = library
         folder = index_dir(library)
@@ -577,37 +580,53 @@ class SearchEngine:
         them a German question's fused with a plain search's (`_plain_opinion`)."""
         if not self._asks:
             return ranked
-        from regelwerk.index.search import semantic
+        from regelwerk.index.search import fusion, semantic
 
         if not semantic.enabled():
+            code = ranked
             if not self._german:
                 ranked = self._fts_opinion(ranked, query, flt)
             else:
                 ranked = self._plain_opinion(ranked, semantic.english_text(query, self._reading), flt)
-            return self._asked_opinion(ranked, query, flt)
+            return self._ordered(code, ranked, query, flt)
         if self._vectors is None:
             self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
         ranked = semantic.rerank(ranked, query, self._reading, self._vectors, RERANK)
-        return self._asked_opinion(ranked, query, flt)
+        return self._asked_opinion(ranked, self._asked_hits(query, flt, int(fusion.ASKED["depth"])))
 
-    def _asked_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
-        """A question's best hits fused with a plain BM25 search of its own words over how
-        players ask for each rule in its language (``members.ASKED``, `asked`), within `flt`
-        (`fusion.ASKED`): a German question meets German words there, where elsewhere it meets
-        English rules only through the lexicon. The table holds the default scope: a search of
-        another release gets no such opinion."""
-        from regelwerk.index.search import fusion
+    def _ordered(self, code: rerank.Ranked, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
+        """`ranked` (the code's ranking `code` with the plain opinion) fused with the phrasings'
+        (`_asked_opinion`), then ordered by the learned model (`order`); the three lists are
+        kept in ``last_lists`` for ``tools/learn_order.py``."""
+        from regelwerk.index.search import fusion, order
 
-        weight, depth = fusion.ASKED["weight"], int(fusion.ASKED["depth"])
-        if not weight or not depth:
-            return ranked
+        asked = self._asked_hits(query, flt, max(int(fusion.ASKED["depth"]), order.HEAD))
+        fused = self._asked_opinion(ranked, asked)
+        self.last_lists = (code, asked, fused)
+        return order.reorder(code, asked, fused, order.WEIGHTS["de" if self._german else "en"])
+
+    def _asked_hits(self, query: str, flt: Any, depth: int) -> rerank.Ranked:
+        """A plain BM25 search of the question's own words over how players ask for each rule
+        in its language (``members.ASKED``, `asked`), its first `depth` hits within `flt`: a
+        German question meets German words there, where elsewhere it meets English rules only
+        through the lexicon. The table holds the default scope: a search of another release
+        gets none."""
         lang = "de" if self._german else "en"
         found: set[str] = set()
         for word in _WORD.findall(query):
             found |= self._analyze(lang, word.lower())
         hits = self.members.asked(lang, sorted(found), depth)
-        asked = self._placed((self._stored(d), sc) for d, sc in hits if flt is None or d in flt)
-        return fusion.fuse(ranked, asked, weight, RERANK)
+        return self._placed((self._stored(d), sc) for d, sc in hits if flt is None or d in flt)
+
+    def _asked_opinion(self, ranked: rerank.Ranked, asked: rerank.Ranked) -> rerank.Ranked:
+        """A question's best hits fused with the phrasings' first `fusion.ASKED` depth hits
+        `asked` (`_asked_hits`)."""
+        from regelwerk.index.search import fusion
+
+        weight, depth = fusion.ASKED["weight"], int(fusion.ASKED["depth"])
+        if not weight or not depth:
+            return ranked
+        return fusion.fuse(ranked, asked[:depth], weight, RERANK)
 
     def _fts_opinion(self, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
         """An English question's best hits fused with FTS5's bm25 ranking of its words over
@@ -657,6 +676,7 @@ class SearchEngine:
         """Forget the last query's reading (intents, question, language, field boosts)."""
         self._intents: tuple[str, ...] = ()
         self._asks = False
+        self.last_lists = None
         self._reading: Reading | None = None
         self._german = False
         self._boosts = BOOSTS
