@@ -168,9 +168,10 @@ def test_a_german_question_is_fused_with_a_plain_search_of_its_english_reading(
 def assert_ordered(engine: SearchEngine, result: Any, fused: Any, lang: str) -> None:
     """The hits are the fused list `fused` in the learned order (`order`), which saw it last."""
     assert engine.last_lists is not None
-    code, asked, last = engine.last_lists
+    code, asked, last, reading = engine.last_lists
     assert last == fused
-    ordered = order.reorder(code, asked, fused, order.WEIGHTS[lang])
+    assert (not reading) == (lang == "en")  # a German question's English reading searched too
+    ordered = order.reorder(code, asked, fused, reading, order.WEIGHTS[lang])
     assert [h.number for h in result.hits] == [f.get("number") for f, _ in ordered[:10]]
 
 

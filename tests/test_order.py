@@ -42,7 +42,7 @@ def test_parent(number: str | None, expected: str | None) -> None:
 
 
 def test_every_language_has_one_weight_per_feature() -> None:
-    assert set(order.WEIGHTS) == {"de", "en"}
+    assert set(order.WEIGHTS) == {lang + mode for lang in ("de", "en") for mode in ("", order.VECTORS)}
     for w in order.WEIGHTS.values():
         assert len(w) == len(order.FEATURES)
 
@@ -69,13 +69,24 @@ def test_features_of_a_candidate() -> None:
     assert (parent["sub"], parent["par_in"], parent["has_kids"], parent["kid_better"]) == (0.0, 0.0, 1.0, 0.0)
     assert features(found, "g:Dies")["gloss"] == 1.0
     assert features(found, "704.5g")["asked_rr"] == 0.5
+    assert features(found, "704.5")["reading_in"] == 0.0
+
+
+def test_the_english_reading_s_list_adds_features_not_candidates() -> None:
+    final = hits(("601.2", 3.0), ("305.1", 1.0))
+    found = order.candidates([], [], final, hits(("305.1", 2.0), ("702.9", 1.0)))
+    assert [f["key"] for f, _ in found] == ["601.2", "305.1"]
+    f = features(found, "305.1")
+    assert (f["reading_norm"], f["reading_rr"], f["reading_in"]) == (1.0, 0.5, 1.0)
+    ranked = order.reorder([], [], final, hits(("305.1", 2.0)), weights(reading_in=6.0))
+    assert [k for k in keys(ranked)] == ["305.1", "601.2"]
 
 
 def test_zero_weights_and_the_anchor_alone_keep_the_fused_order() -> None:
     code, asked = hits(("a", 1.0)), hits(("702.2", 5.0), ("b", 1.0))
     final = hits(*((f"601.{i}", 10.0 - i) for i in range(1, 6)))
-    assert order.reorder(code, asked, final, (0.0,) * len(order.FEATURES)) == final
-    assert keys(order.reorder(code, asked, final, weights()))[:5] == keys(final)
+    assert order.reorder(code, asked, final, [], (0.0,) * len(order.FEATURES)) == final
+    assert keys(order.reorder(code, asked, final, [], weights()))[:5] == keys(final)
 
 
 def test_a_weighted_feature_lifts_its_candidate_and_the_tail_follows() -> None:
@@ -83,11 +94,11 @@ def test_a_weighted_feature_lifts_its_candidate_and_the_tail_follows() -> None:
     the fused hits after `HEAD` follow every candidate, in their order."""
     final = hits(*((f"601.{i}", 100.0 - i) for i in range(1, order.HEAD + 6)))
     asked = hits(("305.1", 5.0))
-    ranked = order.reorder([], asked, final, weights(asked_in=6.0))
+    ranked = order.reorder([], asked, final, [], weights(asked_in=6.0))
     assert keys(ranked)[0] == "305.1"
     assert keys(ranked)[-5:] == keys(final)[-5:]
     assert len(ranked) == len(final) + 1
-    assert keys(order.reorder([], asked, final, weights(asked_in=2.0)))[0] == "601.1"
+    assert keys(order.reorder([], asked, final, [], weights(asked_in=2.0)))[0] == "601.1"
 
 
 def test_the_fit_weighs_a_feature_that_marks_the_answers() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from regelwerk.index.search import encoders, fusion, semantic
+from regelwerk.index.search import order as learned
 from regelwerk.index.search.encoders import MINILM, Model
 from regelwerk.index.search.question import Reading
 from regelwerk.index.store.corpus import Corpus
@@ -251,6 +252,7 @@ def test_a_question_s_hits_are_ordered_by_score_and_cosine(
     monkeypatch.setattr(semantic, "rerank", spy)
     monkeypatch.setattr(encoders, "model_for", lambda *a: models.append(model_for(*a)) or models[-1])
     monkeypatch.setitem(fusion.ASKED, "weight", 0.0)  # the vectors' order alone (`asked` fuses after)
+    monkeypatch.setattr(learned, "WEIGHTS", {})  # ... and no learned order after it
     result = engine.search("Was passiert wenn eine Kreatur mit Todesberührung Schaden zufügt?", limit=10)
     [(ranked, query, out)] = calls
     assert models == [OTHER]  # a German question: its language's first choice

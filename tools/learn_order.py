@@ -8,8 +8,10 @@ minimise the mean over questions of -log(the right candidates' share of the soft
 scores), plus L2 * |w - w0|^2 / 2n, w0 being the fused order (``order.ANCHOR`` on
 ``final_norm``): Adam, `STEPS` steps of `RATE`.
 
-    python tools/learn_order.py [--l2 X] [--folds] [--write] [--score FILE ...]
+    python tools/learn_order.py [--vectors] [--l2 X] [--folds] [--write] [--score FILE ...]
 
+``--vectors``: the lists with the sentence vectors (the ``semantic`` extra installed), fitted
+and written under the keys ``de+vectors`` and ``en+vectors``.
 ``--folds``: each dev file scored by the weights fitted on the others (per language, for
 each of `GRID`'s penalties); ``--write``: the fitted weights into ``order.WEIGHTS``;
 ``--score FILE|SPLIT ...``: question files or ``bench/questions.py`` splits scored (pooled per
@@ -120,6 +122,8 @@ def folds(data: list[tuple[Question, Listing]], lang: str) -> None:
 
 
 def write(weights: dict[str, np.ndarray]) -> None:
+    """`weights` into ``order.WEIGHTS``, its other keys kept."""
+    weights = {**{k: np.array(v) for k, v in order.WEIGHTS.items()}, **weights}
     path = ROOT / "index" / "search" / "order.py"
     body = "".join(
         f'    "{lang}": (\n'
@@ -133,7 +137,10 @@ def write(weights: dict[str, np.ndarray]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    os.environ["REGELWERK_SEMANTIC"] = "off"  # the order serves the default install
+    vectors = "--vectors" in argv
+    if not vectors:
+        os.environ["REGELWERK_SEMANTIC"] = "off"
+    suffix = order.VECTORS if vectors else ""
     l2 = float(argv[argv.index("--l2") + 1]) if "--l2" in argv else L2
     dev = collect([q for split in TRAIN for q in load_questions(split=split)])
     if "--folds" in argv:
@@ -142,8 +149,8 @@ def main(argv: list[str]) -> int:
     weights = {}
     for lang in ("de", "en"):
         mine = [x for q, x in dev if q.lang == lang]
-        weights[lang] = fit(mine, l2)
-        before, after = mrr(mine, anchor()), mrr(mine, weights[lang])
+        weights[lang + suffix] = fit(mine, l2)
+        before, after = mrr(mine, anchor()), mrr(mine, weights[lang + suffix])
         print(f"{lang}: dev {len(mine)} questions, fused {before:.3f} -> fitted {after:.3f}")
     if "--score" in argv:
         names = [a for a in argv[argv.index("--score") + 1:] if not a.startswith("--")]
@@ -152,7 +159,7 @@ def main(argv: list[str]) -> int:
         for lang in ("de", "en"):
             mine = [x for q, x in other if q.lang == lang]
             print(f"{lang}: scored {len(mine)} questions, fused {mrr(mine, anchor()):.3f} -> "
-                  f"fitted {mrr(mine, weights[lang]):.3f}")
+                  f"fitted {mrr(mine, weights[lang + suffix]):.3f}")
     if "--write" in argv:
         write(weights)
         print(f"written to order.WEIGHTS (L2 {l2})")

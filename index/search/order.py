@@ -13,31 +13,39 @@ little evidence for a feature the fused order stands.
 
 Why this carries where the hand-set weights stopped: the fused list keeps a phrasing hit
 only from its first 20, by one weight. The model also sees whether a hit is among the
-phrasings' first 40 at all and its reciprocal rank there. It also sees how many of a rule's
-siblings came up (a topic whose rules cluster) and whether its parent rule did. The largest
-weights after ``final_norm`` are those of the phrasings' list and ``sibs``.
+phrasings' first 40 at all and its reciprocal rank there; for a German question, where the
+same hit stands when its English reading (``semantic.english_text``) searches the English
+phrasings (the ``reading`` list). It also sees how many of a rule's siblings came up (a
+topic whose rules cluster) and whether its parent rule did. The largest weights after
+``final_norm`` are the phrasings' lists' (German: the reading's first), then ``sibs``.
+Fusing the reading's list by hand was tried in session 28 and did not help (German dev 0.658
+against 0.656); as the model's features it does.
 
 Measured in session 30 (``REGELWERK_SEMANTIC=off``, ``bench/questions.py``, MRR@10 German /
 English, hit@3 in brackets):
 
-- dev (fitted on): 0.719 / 0.788 (0.83 / 0.88) -> 0.738 / 0.795 (0.84 / 0.90); German 102
-  questions up and 45 down, English 35 and 18. Each dev file scored by the weights fitted on
+- dev (fitted on): 0.719 / 0.788 (0.83 / 0.88) -> 0.759 / 0.795 (0.87 / 0.90); German 145
+  questions up and 63 down, English 35 and 18. Each dev file scored by the weights fitted on
   the others (``tools/learn_order.py --folds``, the questions that reach this order): German
-  0.721 -> 0.730 / 0.730 / 0.729 at L2 0.3 / 3 / 30, English 0.790 -> 0.781 / 0.788 / 0.797.
+  0.721 -> 0.755 / 0.750 / 0.747 at L2 0.3 / 3 / 30, English 0.790 -> 0.781 / 0.788 / 0.797.
   The dev questions chose the fused order's weights, so they favour it; L2 3 is shipped.
-- the twenty-nine held-out sets, never fitted on: 0.668 / 0.710 (0.77 / 0.81) -> 0.694 /
-  0.727 (0.79 / 0.84), 1.73x FTS5's 0.421; German 153 up and 70 down (22 of 29 sets up),
-  English 60 and 24.
-- Tried, within 0.003 on both: features of the plain list (which needs a deeper plain search),
-  the phrasings' raw bm25, the question's best phrasing score, the code's first gap, the
-  scores of a candidate's section-mates in each list, its being parent, child or sibling of
-  the fused first hit, products of the list features; fitting German on the paired
-  translations too (held-out 0.704 against 0.706 over the questions that reach the order).
-- Cost (``bench/bench.py --instructions``): a cold German question 1.97x -> 1.98x the typer
-  floor, English 1.88x -> 1.89x.
+- the twenty-nine held-out sets, never fitted on: 0.668 / 0.710 (0.77 / 0.81) -> 0.723 /
+  0.727 (0.83 / 0.84), 1.73x FTS5's 0.421; German 216 up and 77 down (24 of 29 sets up),
+  English 60 and 24. Without the ``reading`` features German reached 0.694 (0.79).
+- Tried, within 0.003 on both (without ``reading``): features of the plain list (which needs
+  a deeper plain search), the phrasings' raw bm25, the question's best phrasing score, the
+  code's first gap, the scores of a candidate's section-mates in each list, its being parent,
+  child or sibling of the fused first hit, products of the list features; fitting German on
+  the paired translations too (held-out 0.704 against 0.706 over the questions that reach
+  the order).
+- Cost (``bench/bench.py --instructions``): see the README.
 
-With the sentence vectors (the ``semantic`` extra) the order is not applied: it was fitted on
-the lists without them.
+With the sentence vectors (the ``semantic`` extra) the same features are read off the lists
+the extra makes (the code's ranking before the vectors re-order it, the fused list after), by
+weights fitted on those (``tools/learn_order.py --vectors``, keys ``de+vectors`` and
+``en+vectors``): dev fitted 0.717 / 0.796 -> 0.769 / 0.805, leave one file out at L2 3 0.760
+/ 0.797; the twenty-nine held-out sets (over the questions that reach the order) 0.698 /
+0.736 -> 0.749 / 0.747.
 """
 
 from __future__ import annotations
@@ -58,34 +66,45 @@ ANCHOR = 5.0
 #: a lettered subrule; a glossary entry; its parent rule among the candidates; that parent
 #: placed higher in the fused list; a subrule of it among the candidates; one placed higher;
 #: log(1 + its siblings among the candidates); the log of its text's length / 7; a rule of
-#: 702 (keyword abilities) or 701 (keyword actions).
+#: 702 (keyword abilities) or 701 (keyword actions). Last, the three list features of the
+#: English phrasings' search with a German question's English reading (``reading``; none for
+#: an English question), a list that adds no candidates.
 LISTS = ("code", "asked", "final")
+KINDS = ("norm", "rr", "in")
 FEATURES = (
-    *(f"{name}_{kind}" for name in LISTS for kind in ("norm", "rr", "in")),
+    *(f"{name}_{kind}" for name in LISTS for kind in KINDS),
     "sub", "gloss", "par_in", "par_better", "has_kids", "kid_better", "sibs", "len", "k702", "k701",
+    *(f"reading_{kind}" for kind in KINDS),
 )
-#: The weights ``tools/learn_order.py`` fitted, per language of the question (its printout).
+#: The suffix of `WEIGHTS`' keys for the lists with the sentence vectors (the ``semantic``
+#: extra): the code's ranking before them, the fused list after them.
+VECTORS = "+vectors"
+#: The weights ``tools/learn_order.py`` fitted, per language of the question, with and
+#: without the sentence vectors (a key without weights leaves the fused list as it is).
 WEIGHTS: dict[str, tuple[float, ...]] = {
     "de": (
-        0.7270,  # code_norm
-        0.7767,  # code_rr
-        -0.5282,  # code_in
-        1.1981,  # asked_norm
-        0.5325,  # asked_rr
-        0.6496,  # asked_in
-        4.5772,  # final_norm
-        -0.2361,  # final_rr
-        0.3557,  # final_in
-        -0.1736,  # sub
-        -0.3423,  # gloss
-        0.5236,  # par_in
-        -0.0358,  # par_better
-        -0.4754,  # has_kids
-        0.5499,  # kid_better
-        0.4076,  # sibs
-        1.2133,  # len
-        0.1574,  # k702
-        0.1267,  # k701
+        0.5812,  # code_norm
+        0.6631,  # code_rr
+        -0.6697,  # code_in
+        0.7651,  # asked_norm
+        0.2756,  # asked_rr
+        0.4645,  # asked_in
+        3.9027,  # final_norm
+        -0.3429,  # final_rr
+        0.1775,  # final_in
+        -0.2167,  # sub
+        -0.2345,  # gloss
+        0.5128,  # par_in
+        -0.0686,  # par_better
+        -0.4244,  # has_kids
+        0.5134,  # kid_better
+        0.3847,  # sibs
+        1.4827,  # len
+        0.1952,  # k702
+        0.2941,  # k701
+        1.9140,  # reading_norm
+        0.9839,  # reading_rr
+        0.3147,  # reading_in
     ),
     "en": (
         0.8307,  # code_norm
@@ -107,6 +126,57 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
         0.2719,  # len
         -0.5535,  # k702
         -0.4909,  # k701
+        0.0000,  # reading_norm
+        0.0000,  # reading_rr
+        0.0000,  # reading_in
+    ),
+    "de+vectors": (
+        1.1104,  # code_norm
+        0.9451,  # code_rr
+        -1.8010,  # code_in
+        0.4423,  # asked_norm
+        0.1437,  # asked_rr
+        0.4323,  # asked_in
+        4.6279,  # final_norm
+        -0.5543,  # final_rr
+        0.5484,  # final_in
+        -0.1924,  # sub
+        -0.1472,  # gloss
+        0.4022,  # par_in
+        0.0249,  # par_better
+        -0.3908,  # has_kids
+        0.1453,  # kid_better
+        0.3236,  # sibs
+        1.5791,  # len
+        0.2658,  # k702
+        0.3260,  # k701
+        1.8453,  # reading_norm
+        0.9735,  # reading_rr
+        0.2063,  # reading_in
+    ),
+    "en+vectors": (
+        0.8484,  # code_norm
+        1.0170,  # code_rr
+        -1.1630,  # code_in
+        0.5431,  # asked_norm
+        0.1306,  # asked_rr
+        0.7227,  # asked_in
+        5.8184,  # final_norm
+        0.1564,  # final_rr
+        0.8761,  # final_in
+        0.1836,  # sub
+        -0.0907,  # gloss
+        0.0805,  # par_in
+        -0.0454,  # par_better
+        0.1369,  # has_kids
+        -0.2420,  # kid_better
+        0.3575,  # sibs
+        0.4811,  # len
+        -0.5209,  # k702
+        -0.5270,  # k701
+        0.0000,  # reading_norm
+        0.0000,  # reading_rr
+        0.0000,  # reading_in
     ),
 }
 
@@ -137,11 +207,14 @@ def _places(ranked: Ranked) -> dict[Any, tuple[int, float]]:
     return out
 
 
-def candidates(code: Ranked, asked: Ranked, final: Ranked) -> list[tuple[Fields, list[float]]]:
+def candidates(
+    code: Ranked, asked: Ranked, final: Ranked, reading: Sequence[tuple[Fields, float]] = ()
+) -> list[tuple[Fields, list[float]]]:
     """The union of the three lists' first `HEAD` hits (by ``key``; `final`'s first, then the
     others' in their order), each with its `FEATURES`."""
     lists = {"final": final[:HEAD], "code": code[:HEAD], "asked": asked[:HEAD]}
     places = {name: _places(ranked) for name, ranked in lists.items()}
+    read = _places(list(reading[:HEAD]))
     fields: dict[Any, Fields] = {}
     for ranked in lists.values():
         for f, _ in ranked:
@@ -182,6 +255,8 @@ def candidates(code: Ranked, asked: Ranked, final: Ranked) -> list[tuple[Fields,
             1.0 if number.startswith("702.") else 0.0,
             1.0 if number.startswith("701.") else 0.0,
         ]
+        where = read.get(key)
+        row += [where[1], 1 / (2 + where[0]), 1.0] if where else [0.0, 0.0, 0.0]
         out.append((f, row))
     return out
 
@@ -190,11 +265,14 @@ def score(row: Sequence[float], weights: Sequence[float]) -> float:
     return sum(x * w for x, w in zip(row, weights, strict=True))
 
 
-def reorder(code: Ranked, asked: Ranked, final: Ranked, weights: Sequence[float]) -> Ranked:
-    """`final` with its candidates (`candidates`) ordered by the model's score, best first
-    (ties keep `final`'s order, then the other lists'); the hits of `final` after them follow,
-    scored below every candidate. All weights 0 but ``final_norm`` keeps `final`'s order."""
-    found = candidates(code, asked, final)
+def reorder(
+    code: Ranked, asked: Ranked, final: Ranked, reading: Ranked, weights: Sequence[float]
+) -> Ranked:
+    """`final` with its candidates (`candidates`; `reading` adds features only) ordered by the
+    model's score, best first (ties keep `final`'s order, then the other lists'); the hits of
+    `final` after them follow, scored below every candidate. All weights 0 but ``final_norm``
+    keeps `final`'s order."""
+    found = candidates(code, asked, final, reading)
     if not found or not any(weights):
         return final
     scored = sorted(
@@ -207,4 +285,6 @@ def reorder(code: Ranked, asked: Ranked, final: Ranked, weights: Sequence[float]
     return head + tail
 
 
-__all__ = ["ANCHOR", "FEATURES", "HEAD", "LISTS", "WEIGHTS", "candidates", "parent", "reorder", "score"]
+__all__ = [
+    "ANCHOR", "FEATURES", "HEAD", "LISTS", "VECTORS", "WEIGHTS", "candidates", "parent", "reorder", "score",
+]

@@ -211,7 +211,7 @@ class SearchEngine:
     """An open index plus what query building needs; reuse one for many queries."""
 
     #: A question's three rankings the learned order saw (`_ordered`), for the tools.
-    last_lists: tuple[rerank.Ranked, rerank.Ranked, rerank.Ranked] | None
+    last_lists: tuple[rerank.Ranked, rerank.Ranked, rerank.Ranked, rerank.Ranked] | None
 
     def __init__(self, library: Corpus) -> None:
         self.library = library
@@ -580,40 +580,48 @@ class SearchEngine:
         them a German question's fused with a plain search's (`_plain_opinion`)."""
         if not self._asks:
             return ranked
-        from regelwerk.index.search import fusion, semantic
+        from regelwerk.index.search import order, semantic
 
         if not semantic.enabled():
-            code = ranked
+            code, english = ranked, ""
             if not self._german:
                 ranked = self._fts_opinion(ranked, query, flt)
             else:
-                ranked = self._plain_opinion(ranked, semantic.english_text(query, self._reading), flt)
-            return self._ordered(code, ranked, query, flt)
+                english = semantic.english_text(query, self._reading)
+                ranked = self._plain_opinion(ranked, english, flt)
+            return self._ordered(code, ranked, query, english, flt)
         if self._vectors is None:
             self._vectors = semantic.Vectors(semantic.vectors_dir(self.library))
+        code, english = ranked, semantic.english_text(query, self._reading) if self._german else ""
         ranked = semantic.rerank(ranked, query, self._reading, self._vectors, RERANK)
-        return self._asked_opinion(ranked, self._asked_hits(query, flt, int(fusion.ASKED["depth"])))
+        return self._ordered(code, ranked, query, english, flt, order.VECTORS)
 
-    def _ordered(self, code: rerank.Ranked, ranked: rerank.Ranked, query: str, flt: Any) -> rerank.Ranked:
-        """`ranked` (the code's ranking `code` with the plain opinion) fused with the phrasings'
-        (`_asked_opinion`), then ordered by the learned model (`order`); the three lists are
-        kept in ``last_lists`` for ``tools/learn_order.py``."""
+    def _ordered(
+        self, code: rerank.Ranked, ranked: rerank.Ranked, query: str, english: str, flt: Any, mode: str = ""
+    ) -> rerank.Ranked:
+        """`ranked` (the code's ranking `code` with the plain opinion, or re-ordered by the
+        sentence vectors: `mode` ``order.VECTORS``) fused with the phrasings' (`_asked_opinion`),
+        then ordered by the learned model (`order`), which also sees a German question's
+        `english` reading searched in the English phrasings; the lists are kept in
+        ``last_lists`` for ``tools/learn_order.py``."""
         from regelwerk.index.search import fusion, order
 
-        asked = self._asked_hits(query, flt, max(int(fusion.ASKED["depth"]), order.HEAD))
-        fused = self._asked_opinion(ranked, asked)
-        self.last_lists = (code, asked, fused)
-        return order.reorder(code, asked, fused, order.WEIGHTS["de" if self._german else "en"])
-
-    def _asked_hits(self, query: str, flt: Any, depth: int) -> rerank.Ranked:
-        """A plain BM25 search of the question's own words over how players ask for each rule
-        in its language (``members.ASKED``, `asked`), its first `depth` hits within `flt`: a
-        German question meets German words there, where elsewhere it meets English rules only
-        through the lexicon. The table holds the default scope: a search of another release
-        gets none."""
         lang = "de" if self._german else "en"
+        depth = max(int(fusion.ASKED["depth"]), order.HEAD)
+        asked = self._asked_hits(query, lang, flt, depth)
+        reading = self._asked_hits(english, "en", flt, order.HEAD) if english else []
+        fused = self._asked_opinion(ranked, asked)
+        self.last_lists = (code, asked, fused, reading)
+        weights = order.WEIGHTS.get(lang + mode)
+        return order.reorder(code, asked, fused, reading, weights) if weights else fused
+
+    def _asked_hits(self, text: str, lang: str, flt: Any, depth: int) -> rerank.Ranked:
+        """A plain BM25 search of `text`'s words over how players ask for each rule in `lang`
+        (``members.ASKED``, `asked`), its first `depth` hits within `flt`: a German question
+        meets German words there, where elsewhere it meets English rules only through the
+        lexicon. The table holds the default scope: a search of another release gets none."""
         found: set[str] = set()
-        for word in _WORD.findall(query):
+        for word in _WORD.findall(text):
             found |= self._analyze(lang, word.lower())
         hits = self.members.asked(lang, sorted(found), depth)
         return self._placed((self._stored(d), sc) for d, sc in hits if flt is None or d in flt)
