@@ -51,6 +51,7 @@ weights fitted on those (``tools/learn_order.py --vectors``, keys ``de+vectors``
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -262,7 +263,11 @@ def candidates(
 
 
 def score(row: Sequence[float], weights: Sequence[float]) -> float:
-    return sum(x * w for x, w in zip(row, weights, strict=True))
+    """The model's score of a candidate's `row` (a row and weights of different lengths are
+    a model fitted for other features: an error, not a short sum)."""
+    if len(row) != len(weights):
+        raise ValueError(f"{len(row)} features but {len(weights)} weights")
+    return sum(map(operator.mul, row, weights))
 
 
 def reorder(
