@@ -267,7 +267,7 @@ def score(row: Sequence[float], weights: Sequence[float]) -> float:
     a model fitted for other features: an error, not a short sum)."""
     if len(row) != len(weights):
         raise ValueError(f"{len(row)} features but {len(weights)} weights")
-    return sum(map(operator.mul, row, weights))
+    return float(sum(map(operator.mul, row, weights)))
 
 
 def reorder(
