@@ -13,8 +13,8 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 ``--split fresh15``, ``--split fresh16``, ``--split fresh17``, ``--split fresh19``, ``--split
 fresh20`` to ``--split fresh23`` for the third to twenty-third (``fresh2.tsv``
 to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``, ``fresh19.tsv`` to ``fresh23.tsv``),
-``--split real17``, ``--split real19`` to ``--split real24`` for the realistic ones
-(``real17.tsv``, ``real19.tsv`` to ``real24.tsv``:
+``--split real17``, ``--split real19`` to ``--split real25`` for the realistic ones
+(``real17.tsv``, ``real19.tsv`` to ``real25.tsv``:
 common topics, no novelty rule), ``--split heldout`` for every held-out question at once (pooled
 per language and per set: the figure issue 9's closing notes report), ``--split paired`` and
 ``--split paired2`` for German translations of English dev questions (``paired.tsv``,
@@ -163,6 +163,9 @@ REAL23 = QUESTIONS.with_name("real23.tsv")
 #: The seventh realistic one (``real24``): written at the end of session 29, after all of its
 #: changes, scored once and committed at once.
 REAL24 = QUESTIONS.with_name("real24.tsv")
+#: The eighth realistic one (``real25``): written by a helper at the start of session 30,
+#: before its changes, kept outside the repository while it tuned, scored once at its end.
+REAL25 = QUESTIONS.with_name("real25.tsv")
 #: German translations of English dev questions the search answered first (``split`` =
 #: ``paired``, session 25): a probe of what the German reading loses. Tuning data, but not
 #: among the dev rows (`load_questions` reads it for ``--split paired`` only).
@@ -179,7 +182,8 @@ HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4
             "fresh13": FRESH13, "fresh15": FRESH15, "fresh16": FRESH16, "fresh17": FRESH17,
             "real17": REAL17, "fresh19": FRESH19, "real19": REAL19, "fresh20": FRESH20, "real20": REAL20,
             "fresh21": FRESH21, "real21": REAL21, "fresh22": FRESH22, "real22": REAL22,
-            "fresh23": FRESH23, "real23": REAL23, "real24": REAL24}
+            "fresh23": FRESH23, "real23": REAL23, "real24": REAL24,
+            "real25": REAL25}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -260,7 +264,7 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`, `DEV10`), ``held`` ``questions.tsv`` alone,
     ``players``, ``german``, ``dev2`` to ``dev10`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
     held-out file (`FRESH`), ``fresh2`` to ``fresh13``, ``fresh15`` to ``fresh17``, ``fresh19`` to
-    ``fresh23`` the third to twenty-third ones and ``real17``, ``real19`` to ``real24`` the
+    ``fresh23`` the third to twenty-third ones and ``real17``, ``real19`` to ``real25`` the
     realistic ones (`HELD_OUT`), ``heldout``
     all of those and ``questions.tsv``'s held rows together; ``paired`` and ``paired2`` the German
     translations of English dev questions (`PAIRS`).

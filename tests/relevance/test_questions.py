@@ -43,7 +43,7 @@ the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--s
 ``--split fresh17``; ``fresh19.tsv``, ``--split fresh19``; and the realistic ``real17.tsv``,
 ``--split real17``, ``real19.tsv``, ``--split real19``; ``fresh20.tsv`` and ``real20.tsv``;
 ``fresh21.tsv``, ``real21.tsv``, ``fresh22.tsv``, ``real22.tsv``, ``fresh23.tsv``, ``real23.tsv``
-and ``real24.tsv``),
+``real24.tsv`` and ``real25.tsv``),
 whose answers are checked here too.
 """
 
@@ -115,6 +115,8 @@ FRESH23 = load_questions(split="fresh23")
 REAL23 = load_questions(split="real23")
 #: ... and the seventh realistic (written after them).
 REAL24 = load_questions(split="real24")
+#: Session 30's: the eighth realistic (written before its changes).
+REAL25 = load_questions(split="real25")
 #: German translations of English dev questions (session 25): tuning data, not in the dev figures.
 PAIRED = load_questions(split="paired")
 #: Their second round (session 27): the other English dev questions' German twins.
@@ -259,6 +261,11 @@ def test_the_set_is_big_enough_and_split() -> None:
       ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
       + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
       + PAIRED2 + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + FRESH23 + REAL23,
+      (45, 30)),
+     (REAL25, "real25",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2 + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + FRESH23 + REAL23 + REAL24,
       (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
@@ -313,7 +320,8 @@ def test_the_paired_questions_are_german_twins_of_english_dev_questions() -> Non
     "question",
     ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
     + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + FRESH19 + REAL19
-    + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + FRESH23 + REAL23 + REAL24 + PAIRED + PAIRED2,
+    + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + FRESH23 + REAL23 + REAL24 + REAL25
+    + PAIRED + PAIRED2,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
