@@ -11,8 +11,8 @@ the fresh held-out set (``tests/relevance/fresh.tsv``), ``--split fresh2``, ``--
 ``--split fresh4``, ``--split fresh5``, ``--split fresh6``, ``--split fresh7``, ``--split fresh8``,
 ``--split fresh9``, ``--split fresh10``, ``--split fresh11``, ``--split fresh12``, ``--split fresh13``,
 ``--split fresh15``, ``--split fresh16``, ``--split fresh17``, ``--split fresh19``, ``--split
-fresh20`` to ``--split fresh23`` for the third to twenty-third (``fresh2.tsv``
-to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``, ``fresh19.tsv`` to ``fresh23.tsv``),
+fresh20`` to ``--split fresh24`` for the third to twenty-fourth (``fresh2.tsv``
+to ``fresh13.tsv``, ``fresh15.tsv`` to ``fresh17.tsv``, ``fresh19.tsv`` to ``fresh24.tsv``),
 ``--split real17``, ``--split real19`` to ``--split real25`` for the realistic ones
 (``real17.tsv``, ``real19.tsv`` to ``real25.tsv``:
 common topics, no novelty rule), ``--split heldout`` for every held-out question at once (pooled
@@ -166,6 +166,10 @@ REAL24 = QUESTIONS.with_name("real24.tsv")
 #: The eighth realistic one (``real25``): written by a helper at the start of session 30,
 #: before its changes, kept outside the repository while it tuned, scored once at its end.
 REAL25 = QUESTIONS.with_name("real25.tsv")
+#: The twenty-fourth (``fresh24``): written by a helper during session 30, before any of its
+#: changes was scored on it, under a looser novelty rule (no first answer is an earlier set's
+#: first answer, nor its parent or subrule), scored once at the session's end.
+FRESH24 = QUESTIONS.with_name("fresh24.tsv")
 #: German translations of English dev questions the search answered first (``split`` =
 #: ``paired``, session 25): a probe of what the German reading loses. Tuning data, but not
 #: among the dev rows (`load_questions` reads it for ``--split paired`` only).
@@ -183,7 +187,7 @@ HELD_OUT = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4
             "real17": REAL17, "fresh19": FRESH19, "real19": REAL19, "fresh20": FRESH20, "real20": REAL20,
             "fresh21": FRESH21, "real21": REAL21, "fresh22": FRESH22, "real22": REAL22,
             "fresh23": FRESH23, "real23": REAL23, "real24": REAL24,
-            "real25": REAL25}
+            "real25": REAL25, "fresh24": FRESH24}
 #: Players' questions (third round): more dev rows, written from the CR before that round's
 #: ranking changes (slang, typos, keyword behaviour); read with ``questions.tsv``'s dev rows.
 PLAYERS = QUESTIONS.with_name("players.tsv")
@@ -264,7 +268,7 @@ def load_questions(path: Path | None = None, split: str | None = "dev") -> list[
     `DEV4`, `DEV5`, `DEV6`, `DEV7`, `DEV8`, `DEV9`, `DEV10`), ``held`` ``questions.tsv`` alone,
     ``players``, ``german``, ``dev2`` to ``dev10`` one of those files alone (`MORE_DEV`), ``fresh`` the fresh
     held-out file (`FRESH`), ``fresh2`` to ``fresh13``, ``fresh15`` to ``fresh17``, ``fresh19`` to
-    ``fresh23`` the third to twenty-third ones and ``real17``, ``real19`` to ``real25`` the
+    ``fresh24`` the third to twenty-fourth ones and ``real17``, ``real19`` to ``real25`` the
     realistic ones (`HELD_OUT`), ``heldout``
     all of those and ``questions.tsv``'s held rows together; ``paired`` and ``paired2`` the German
     translations of English dev questions (`PAIRS`).

@@ -43,7 +43,7 @@ the fresh held-out sets (``fresh.tsv``, ``--split fresh``; ``fresh2.tsv``, ``--s
 ``--split fresh17``; ``fresh19.tsv``, ``--split fresh19``; and the realistic ``real17.tsv``,
 ``--split real17``, ``real19.tsv``, ``--split real19``; ``fresh20.tsv`` and ``real20.tsv``;
 ``fresh21.tsv``, ``real21.tsv``, ``fresh22.tsv``, ``real22.tsv``, ``fresh23.tsv``, ``real23.tsv``
-``real24.tsv`` and ``real25.tsv``),
+``real24.tsv``, ``real25.tsv`` and ``fresh24.tsv``),
 whose answers are checked here too.
 """
 
@@ -117,6 +117,8 @@ REAL23 = load_questions(split="real23")
 REAL24 = load_questions(split="real24")
 #: Session 30's: the eighth realistic (written before its changes).
 REAL25 = load_questions(split="real25")
+#: ... and the twenty-fourth (a looser novelty rule: no earlier first answer).
+FRESH24 = load_questions(split="fresh24")
 #: German translations of English dev questions (session 25): tuning data, not in the dev figures.
 PAIRED = load_questions(split="paired")
 #: Their second round (session 27): the other English dev questions' German twins.
@@ -266,6 +268,11 @@ def test_the_set_is_big_enough_and_split() -> None:
       ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
       + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
       + PAIRED2 + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + FRESH23 + REAL23 + REAL24,
+      (45, 30)),
+     (FRESH24, "fresh24",
+      ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
+      + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + PAIRED + FRESH19 + REAL19
+      + PAIRED2 + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + FRESH23 + REAL23 + REAL24 + REAL25,
       (45, 30))],
 )
 def test_the_fresh_sets_are_big_enough_and_new(
@@ -321,7 +328,7 @@ def test_the_paired_questions_are_german_twins_of_english_dev_questions() -> Non
     ALL + FRESH + FRESH2 + FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 + FRESH10
     + FRESH11 + FRESH12 + FRESH13 + FRESH15 + FRESH16 + FRESH17 + REAL17 + FRESH19 + REAL19
     + FRESH20 + REAL20 + FRESH21 + REAL21 + FRESH22 + REAL22 + FRESH23 + REAL23 + REAL24 + REAL25
-    + PAIRED + PAIRED2,
+    + FRESH24 + PAIRED + PAIRED2,
     ids=lambda q: f"{q.lang}-{q.category}:{q.case.query}",
 )
 def test_expectation_holds_in_the_cr(library: Corpus, question: Question) -> None:
