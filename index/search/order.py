@@ -52,9 +52,11 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 from collections.abc import Sequence
 from typing import Any
+
+from regelwerk.index.search.fusion import normalised
+from regelwerk.ingest.model.numbers import lineage
 
 #: How many hits of each list are candidates.
 HEAD = 40
@@ -183,28 +185,20 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
 
 Fields = dict[str, Any]
 Ranked = list[tuple[Fields, float]]
-_LETTERED = re.compile(r"^\d{3}\.\d+[a-z]$")
-_NUMBERED = re.compile(r"^\d{3}\.\d+$")
 
 
 def parent(number: str | None) -> str | None:
-    """The rule a rule hangs under: 704.5f -> 704.5 -> 704; None for a section or no number."""
-    if not number:
-        return None
-    if _LETTERED.match(number):
-        return number[:-1]
-    if _NUMBERED.match(number):
-        return number.split(".")[0]
-    return None
+    """The rule a rule hangs under: 704.5f -> 704.5 -> 704; None for a section or no number
+    (`numbers.lineage`, cached)."""
+    found = lineage(number) if number else ()
+    return found[1] if len(found) > 1 else None
 
 
 def _places(ranked: Ranked) -> dict[Any, tuple[int, float]]:
-    """Each key's first place in `ranked` and its score there, min-max normalised."""
-    scores = [s for _, s in ranked]
-    lo, hi = (min(scores), max(scores)) if scores else (0.0, 0.0)
+    """Each key's first place in `ranked` and its score there (`fusion.normalised`)."""
     out: dict[Any, tuple[int, float]] = {}
-    for i, (f, s) in enumerate(ranked):
-        out.setdefault(f.get("key"), (i, (s - lo) / (hi - lo) if hi > lo else 1.0))
+    for i, ((f, _), s) in enumerate(zip(ranked, normalised([s for _, s in ranked]), strict=True)):
+        out.setdefault(f.get("key"), (i, s))
     return out
 
 
@@ -245,7 +239,7 @@ def candidates(
         mine = kids.get(number, []) if number else []
         siblings = len(kids.get(above, [])) - 1 if above else 0
         row += [
-            1.0 if _LETTERED.match(number) else 0.0,
+            1.0 if len(lineage(number)) == 3 else 0.0,
             0.0 if number else 1.0,
             1.0 if above in numbers else 0.0,
             1.0 if above in numbers and placed(numbers[above]) < placed(key) else 0.0,

@@ -210,7 +210,8 @@ def searchable(query: str) -> str:
 class SearchEngine:
     """An open index plus what query building needs; reuse one for many queries."""
 
-    #: A question's three rankings the learned order saw (`_ordered`), for the tools.
+    #: A question's lists the learned order saw (`_ordered`: the code's, the phrasings', the
+    #: fused one and the English reading's phrasings), for ``tools/learn_order.py``.
     last_lists: tuple[rerank.Ranked, rerank.Ranked, rerank.Ranked, rerank.Ranked] | None
 
     def __init__(self, library: Corpus) -> None:
